@@ -108,12 +108,15 @@ func rfc1141(hc, old, new uint16) uint16 {
 // noSwapDigest forgets RFC 1071 §3's byte swap after an odd-length write.
 type noSwapDigest struct{ sum uint16 }
 
-func (d *noSwapDigest) Write(p []byte) (int, error) { d.sum = onesAdd(d.sum, ref.Sum(p, 0)); return len(p), nil }
-func (d *noSwapDigest) Sum(in []byte) []byte        { return binary.BigEndian.AppendUint16(in, ^d.sum) }
-func (d *noSwapDigest) Sum16() uint16               { return d.sum }
-func (d *noSwapDigest) Reset()                      { d.sum = 0 }
-func (d *noSwapDigest) Size() int                   { return 2 }
-func (d *noSwapDigest) BlockSize() int              { return 2 }
+func (d *noSwapDigest) Write(p []byte) (int, error) {
+	d.sum = onesAdd(d.sum, ref.Sum(p, 0))
+	return len(p), nil
+}
+func (d *noSwapDigest) Sum(in []byte) []byte { return binary.BigEndian.AppendUint16(in, ^d.sum) }
+func (d *noSwapDigest) Sum16() uint16        { return d.sum }
+func (d *noSwapDigest) Reset()               { d.sum = 0 }
+func (d *noSwapDigest) Size() int            { return 2 }
+func (d *noSwapDigest) BlockSize() int       { return 2 }
 
 var _ hash.Hash = (*noSwapDigest)(nil)
 

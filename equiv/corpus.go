@@ -30,8 +30,8 @@ type CorpusError struct {
 	Err  error
 }
 
-func (e *CorpusError) Error() string       { return fmt.Sprintf("corpus file %s: %v", e.File, e.Err) }
-func (e *CorpusError) Unwrap() error       { return e.Err }
+func (e *CorpusError) Error() string        { return fmt.Sprintf("corpus file %s: %v", e.File, e.Err) }
+func (e *CorpusError) Unwrap() error        { return e.Err }
 func (e *CorpusError) Is(target error) bool { return target == ErrCorpus }
 
 // CorpusEntry is one input of a fuzz target, read from a corpus file.

@@ -86,9 +86,12 @@ func (t *rapidTB) Log(args ...any) {
 		fmt.Fprintln(&t.log, args...)
 	}
 }
-func (t *rapidTB) Skipf(format string, args ...any) { t.Errorf("skipped: "+format, args...); t.FailNow() }
-func (t *rapidTB) Skip(args ...any)                 { t.Error(append([]any{"skipped:"}, args...)...); t.FailNow() }
-func (t *rapidTB) SkipNow()                         { t.Skip() }
+func (t *rapidTB) Skipf(format string, args ...any) {
+	t.Errorf("skipped: "+format, args...)
+	t.FailNow()
+}
+func (t *rapidTB) Skip(args ...any) { t.Error(append([]any{"skipped:"}, args...)...); t.FailNow() }
+func (t *rapidTB) SkipNow()         { t.Skip() }
 func (t *rapidTB) Errorf(format string, args ...any) {
 	t.failed = true
 	fmt.Fprintf(&t.log, format+"\n", args...)

@@ -1,0 +1,37 @@
+# equivcheck: common tasks. `make ci` runs what CI runs (.ci/run).
+GO        ?= go
+FUZZTIME  ?= 30s
+BENCHTIME ?= 1s
+COUNT     ?= 6
+LEVEL     ?= quick
+
+.PHONY: test fuzz bench bench-peers gate lint ci
+
+test:
+	$(GO) test ./...
+
+# Each fuzz target in turn, for FUZZTIME each.
+fuzz:
+	for t in $$($(GO) test ./fuzz -list '^Fuzz' | grep '^Fuzz'); do \
+		$(GO) test ./fuzz -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) || exit 1; \
+	done
+
+# Per-variant benchmarks of the optimized packages (compare with benchstat -col /impl).
+bench:
+	$(GO) test ./optimized/... -run '^$$' -bench . -benchtime $(BENCHTIME) -count $(COUNT) | tee bench-optimized.txt
+
+# Against the Go peers (gvisor, gobwas/ws, quic-go), in the nested module bench/.
+bench-peers:
+	cd bench && $(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -count $(COUNT) | tee ../bench-peers.txt
+
+# The release gate; LEVEL=standard or deep for the larger domains.
+gate:
+	$(GO) run ./cmd/equivcheck -level $(LEVEL)
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet ./...
+	cd bench && $(GO) vet ./...
+
+ci:
+	bash .ci/run
