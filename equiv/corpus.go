@@ -46,7 +46,8 @@ var fuzzTargets = map[string]struct {
 	name string
 	sig  []string
 }{
-	"checksum": {"FuzzChecksum", []string{"[]byte", "uint16", "[]byte"}},
+	"checksum":  {"FuzzChecksum", []string{"[]byte", "uint16", "[]byte"}},
+	"websocket": {"FuzzMask", []string{"[]byte", "uint32", "int", "[]byte"}},
 }
 
 // DefaultCorpus returns the corpus embedded from the repository's corpus/

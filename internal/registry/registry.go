@@ -8,6 +8,7 @@ package registry
 import (
 	"github.com/equivcheck/equivcheck/equiv"
 	"github.com/equivcheck/equivcheck/optimized/checksum"
+	"github.com/equivcheck/equivcheck/optimized/websocket"
 )
 
 // Variant is one implementation variant of one pair.
@@ -27,7 +28,30 @@ func Variants() []Variant {
 		vs = append(vs, Variant{Pair: "checksum", Name: c.Name, Available: c.Available,
 			Check: func(opts ...equiv.Option) error { return equiv.CheckChecksum(c.Impl, opts...) }})
 	}
+	for _, m := range MaskVariants() {
+		vs = append(vs, Variant{Pair: "websocket", Name: m.Name, Available: m.Available,
+			Check: func(opts ...equiv.Option) error { return equiv.CheckMask(m.Impl, opts...) }})
+	}
 	return vs
+}
+
+// Mask is one variant of optimized/websocket wired for equiv.
+type Mask struct {
+	Name      string
+	Available bool
+	Impl      equiv.MaskImpl
+}
+
+// MaskVariants returns every variant of optimized/websocket, each with its
+// own Mask and MaskCopy, and, last, "dispatch": the exported API.
+func MaskVariants() []Mask {
+	var ms []Mask
+	for _, impl := range websocket.Impls() {
+		ms = append(ms, Mask{Name: impl.Name, Available: impl.Available,
+			Impl: equiv.MaskImpl{Mask: impl.Mask, MaskCopy: impl.MaskCopy}})
+	}
+	return append(ms, Mask{Name: "dispatch", Available: true,
+		Impl: equiv.MaskImpl{Mask: websocket.Mask, MaskCopy: websocket.MaskCopy}})
 }
 
 // Checksum is one variant of optimized/checksum wired for equiv.
