@@ -68,18 +68,18 @@ func TestPackets(t *testing.T) {
 				t.Errorf("%s (%s): %s = %v, want %v", v.Name, v.Source, field, got, want)
 			}
 		}
-		check("Type", h.Type.String(), v.Type)
-		check("Version", h.Version, v.Version)
-		check("DCID", hexOf(h.DCID), v.DCID)
-		check("SCID", hexOf(h.SCID), v.SCID)
-		check("Token", hexOf(h.Token), v.Token)
-		check("Length", h.Length, v.Length)
-		check("PNOffset", h.PNOffset, v.PNOffset)
-		check("len(Packet)", len(h.Packet), v.PacketLen)
-		check("SupportedVersions", hexOf(h.SupportedVersions), v.SupportedVersions)
-		check("IntegrityTag", hexOf(h.IntegrityTag), v.IntegrityTag)
-		check("Spin", h.Spin, v.Spin)
-		check("Packet aliases the datagram", &h.Packet[0] == &b[0], true)
+		check("Type", h.Type().String(), v.Type)
+		check("Version", h.Version(), v.Version)
+		check("DCID", hexOf(h.DCID()), v.DCID)
+		check("SCID", hexOf(h.SCID()), v.SCID)
+		check("Token", hexOf(h.Token()), v.Token)
+		check("Length", h.Length(), v.Length)
+		check("PNOffset", h.PNOffset(), v.PNOffset)
+		check("len(Packet)", len(h.Packet()), v.PacketLen)
+		check("SupportedVersions", hexOf(h.SupportedVersions()), v.SupportedVersions)
+		check("IntegrityTag", hexOf(h.IntegrityTag()), v.IntegrityTag)
+		check("Spin", h.Spin(), v.Spin)
+		check("Packet aliases the datagram", &h.Packet()[0] == &b[0], true)
 	}
 }
 
@@ -108,14 +108,15 @@ func TestDatagrams(t *testing.T) {
 				t.Fatalf("%s: unknown error %v", d.Name, err)
 			}
 			typ := ""
-			if h.Type != quic.TypeNone {
-				typ = h.Type.String()
-				if !bytes.Equal(h.Packet, b[off:off+len(h.Packet)]) || &h.Packet[0] != &b[off] {
+			p := h.Packet()
+			if h.Type() != quic.TypeNone {
+				typ = h.Type().String()
+				if !bytes.Equal(p, b[off:off+len(p)]) || &p[0] != &b[off] {
 					t.Errorf("%s: packet %d does not alias datagram[%d:]", d.Name, len(got), off)
 				}
-				off += len(h.Packet)
+				off += len(p)
 			}
-			got = append(got, quicvectors.CoalescedPacket{Type: typ, PacketLen: len(h.Packet), Err: name})
+			got = append(got, quicvectors.CoalescedPacket{Type: typ, PacketLen: len(p), Err: name})
 		}
 		if len(got) != len(d.Want) {
 			t.Errorf("%s (%s): Packets yielded %v, want %v", d.Name, d.Source, got, d.Want)
