@@ -48,6 +48,7 @@ var fuzzTargets = map[string]struct {
 }{
 	"checksum":  {"FuzzChecksum", []string{"[]byte", "uint16", "[]byte"}},
 	"websocket": {"FuzzMask", []string{"[]byte", "uint32", "int", "[]byte"}},
+	"quic":      {"FuzzQUICHeader", []string{"[]byte", "int"}},
 }
 
 // DefaultCorpus returns the corpus embedded from the repository's corpus/

@@ -8,6 +8,7 @@ package registry
 import (
 	"github.com/equivcheck/equivcheck/equiv"
 	"github.com/equivcheck/equivcheck/optimized/checksum"
+	"github.com/equivcheck/equivcheck/optimized/quic"
 	"github.com/equivcheck/equivcheck/optimized/websocket"
 )
 
@@ -31,6 +32,10 @@ func Variants() []Variant {
 	for _, m := range MaskVariants() {
 		vs = append(vs, Variant{Pair: "websocket", Name: m.Name, Available: m.Available,
 			Check: func(opts ...equiv.Option) error { return equiv.CheckMask(m.Impl, opts...) }})
+	}
+	for _, q := range QUICVariants() {
+		vs = append(vs, Variant{Pair: "quic", Name: q.Name, Available: q.Available,
+			Check: func(opts ...equiv.Option) error { return equiv.CheckQUIC(q.Impl, opts...) }})
 	}
 	return vs
 }
@@ -93,4 +98,34 @@ func ChecksumDispatch() equiv.ChecksumImpl {
 		Update:   checksum.Update,
 		New:      func() equiv.ChecksumDigest { return checksum.New() },
 	}
+}
+
+// QUIC is one variant of optimized/quic wired for equiv.
+type QUIC struct {
+	Name      string
+	Available bool
+	Impl      equiv.QUICImpl
+}
+
+// QUICVariants returns every variant of optimized/quic, each with its own
+// functions (a variant has no Packets of its own: Packets is a loop over
+// ParseHeader that only the exported API provides), and, last, "dispatch":
+// the exported API, Packets included.
+func QUICVariants() []QUIC {
+	var qs []QUIC
+	for _, impl := range quic.Impls() {
+		qs = append(qs, QUIC{Name: impl.Name, Available: impl.Available, Impl: equiv.QUICImpl{
+			ParseVarint:        impl.ParseVarint,
+			AppendVarint:       impl.AppendVarint,
+			DecodePacketNumber: impl.DecodePacketNumber,
+			ParseHeader:        impl.ParseHeader,
+		}})
+	}
+	return append(qs, QUIC{Name: "dispatch", Available: true, Impl: equiv.QUICImpl{
+		ParseVarint:        quic.ParseVarint,
+		AppendVarint:       quic.AppendVarint,
+		DecodePacketNumber: quic.DecodePacketNumber,
+		ParseHeader:        quic.ParseHeader,
+		Packets:            quic.Packets,
+	}})
 }
