@@ -5,9 +5,7 @@ go 1.26.3
 replace github.com/equivcheck/equivcheck => ../
 
 require (
-	github.com/coder/websocket v1.8.15
 	github.com/gobwas/ws v1.5.0
-	github.com/gorilla/websocket v1.5.3
 	github.com/quic-go/quic-go v0.65.0
 	gvisor.dev/gvisor v0.0.0-20260905035102-160fafc42237
 )
