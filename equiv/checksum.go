@@ -34,10 +34,12 @@ type ChecksumImpl struct {
 
 // ChecksumGridLen is the longest input of the checksum suite's grid of
 // lengths × alignments × content classes. It is at least twice the widest
-// stride of the optimized code (a 256-byte unrolled AVX-512 loop) plus 64, so
-// that every path is entered with 0, 1 and 2 iterations of every loop and
-// every tail length; docs/equivalence.md has the argument.
-const ChecksumGridLen = 2*256 + 64
+// stride of the optimized code (a 256-byte unrolled AVX-512 loop) plus 64,
+// and above the 63 + 2×256 + 64 = 639 bytes past which that loop, which
+// starts at the 64-byte block holding the first byte, runs twice at every
+// alignment; so every path is entered with 0, 1 and 2 iterations of every
+// loop and every tail length. docs/equivalence.md has the argument.
+const ChecksumGridLen = 3 * 256
 
 // checksumInitials are the initial values every short input is checked
 // with: zero, one, the byte boundaries and the values next to the carry.
