@@ -1,0 +1,77 @@
+//go:build !purego
+
+package checksum
+
+import "golang.org/x/sys/cpu"
+
+// CPU features, read once through golang.org/x/sys/cpu, so that
+// GODEBUG=cpu.avx512f=off, cpu.avx2=off or cpu.all=off select a fallback.
+var (
+	hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+	hasAVX2   = cpu.X86.HasAVX2
+)
+
+// impls lists the variants of this build, best first.
+func impls() []Impl {
+	return []Impl{
+		{Name: "avx512", Available: hasAVX512, Sum: sumAVX512},
+		{Name: "avx2", Available: hasAVX2, Sum: sumAVX2},
+		{Name: "generic", Available: true, Sum: sumGeneric},
+	}
+}
+
+// sumAVX512 works like sumGeneric. It requires AVX512F and AVX512BW.
+//
+// The kernel sums whole inputs, tail included (with a masked load), so this
+// wrapper only splits inputs longer than maxChunk to keep the kernel within
+// its overflow bound, adds initial, folds, and swaps to big-endian order.
+func sumAVX512(b []byte, initial uint16) uint16 {
+	acc := uint64(swap16(initial))
+	for len(b) > maxChunk {
+		acc = addEAC(acc, sumKernelAVX512(b[:maxChunk]))
+		b = b[maxChunk:]
+	}
+	return swap16(fold64(addEAC(acc, sumKernelAVX512(b))))
+}
+
+// sumAVX2 works like sumGeneric. It requires AVX2.
+//
+// The kernel sums the 32-byte blocks, in chunks of at most maxChunk bytes
+// (its overflow bound); the last 0-31 bytes are summed by Sum's short-input
+// path, which is plain Go and never dispatches.
+func sumAVX2(b []byte, initial uint16) uint16 {
+	acc := uint64(swap16(initial))
+	for len(b) >= 32 {
+		n := min(len(b), maxChunk) &^ 31
+		acc = addEAC(acc, sumKernelAVX2(b[:n]))
+		b = b[n:]
+	}
+	return Sum(b, swap16(fold64(acc)))
+}
+
+// sumKernelAVX512 returns a value ≡ the sum of the little-endian 16-bit
+// words of p (mod 0xFFFF), an odd last byte being the low byte of its word;
+// the value is zero only if p is all zero. len(p) must be at most maxChunk.
+// It reads no byte outside p: the partial blocks at both ends are read with
+// masked loads.
+//
+//go:noescape
+func sumKernelAVX512(p []byte) uint64
+
+// sumKernelAVX2 returns the exact integer sum of the little-endian 32-bit
+// words of p[:len(p)&^31], like sumKernelAVX512 but ignoring the last
+// len(p)%32 bytes. len(p) must be at most maxChunk.
+//
+//go:noescape
+func sumKernelAVX2(p []byte) uint64
+
+// sumVector returns sumKernelAVX512(b) and true when AVX-512 is the variant
+// chosen at init (so sumLarge is sumAVX512) and b needs no chunking, and
+// false otherwise. Sum inlines it to call the kernel without going through
+// sumLarge and sumAVX512; the result is the one sumAVX512 would compute.
+func sumVector(b []byte) (uint64, bool) {
+	if hasAVX512 && len(b) <= maxChunk {
+		return sumKernelAVX512(b), true
+	}
+	return 0, false
+}
