@@ -116,11 +116,14 @@ func decodeChecksumPlan(plan []byte, dataLen int) checksumPlan {
 	for range n % 8 {
 		v, err := c.GetUint16()
 		if err != nil {
-			return p
+			break
 		}
 		p.splits = append(p.splits, int(v)%(dataLen+1))
 	}
 	slices.Sort(p.splits)
+	if len(p.splits) < int(n%8) {
+		return p // the plan ran out among the splits
+	}
 	var u [3]uint16
 	for i := range u {
 		if u[i], err = c.GetUint16(); err != nil {
