@@ -108,9 +108,7 @@ type QUIC struct {
 }
 
 // QUICVariants returns every variant of optimized/quic, each with its own
-// functions (a variant has no Packets of its own: Packets is a loop over
-// ParseHeader that only the exported API provides), and, last, "dispatch":
-// the exported API, Packets included.
+// functions, and, last, "dispatch": the exported API.
 func QUICVariants() []QUIC {
 	var qs []QUIC
 	for _, impl := range quic.Impls() {
@@ -119,6 +117,7 @@ func QUICVariants() []QUIC {
 			AppendVarint:       impl.AppendVarint,
 			DecodePacketNumber: impl.DecodePacketNumber,
 			ParseHeader:        impl.ParseHeader,
+			Packets:            impl.Packets,
 		}})
 	}
 	return append(qs, QUIC{Name: "dispatch", Available: true, Impl: equiv.QUICImpl{

@@ -109,6 +109,7 @@ type Impl struct {
 	AppendVarint       func([]byte, uint64) []byte
 	DecodePacketNumber func(uint64, uint64, int) uint64
 	ParseHeader        func([]byte, int) (Header, error)
+	Packets            func([]byte, int) iter.Seq2[Header, error]
 }
 
 // Impls returns every variant of the package, available or not, so that
@@ -124,6 +125,7 @@ func Impls() []Impl {
 		AppendVarint:       appendVarintGeneric,
 		DecodePacketNumber: decodePacketNumberGeneric,
 		ParseHeader:        parseHeaderGeneric,
+		Packets:            packetsGeneric,
 	}}
 }
 
