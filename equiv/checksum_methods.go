@@ -373,7 +373,7 @@ func (s *checksumSuite) properties(r *run) error {
 			t.Fatalf("%v", ce)
 		}
 	}); msg != "" {
-		return s.propertyFailure(r, "rapid Sum", last, msg)
+		return r.propertyFailure("rapid Sum", last, msg)
 	}
 
 	// rapid: the Digest as a state machine. The model is the reference
@@ -427,7 +427,7 @@ func (s *checksumSuite) properties(r *run) error {
 				},
 			})
 		}); msg != "" {
-			return s.propertyFailure(r, "rapid Digest state machine", last, msg)
+			return r.propertyFailure("rapid Digest state machine", last, msg)
 		}
 	}
 
@@ -495,35 +495,11 @@ func (s *checksumSuite) properties(r *run) error {
 	return nil
 }
 
-// propertyFailure turns a failed rapid property into an error: the
-// counterexample recorded by the property if there is one (the last one
-// recorded is rapid's shrunk case), else rapid's own report.
-func (s *checksumSuite) propertyFailure(r *run, what string, last *Counterexample, msg string) error {
-	if last != nil {
-		return r.mismatch(last)
-	}
-	return fmt.Errorf("checksum/properties: %s failed (seed %d): %s: %w", what, r.cfg.seed, strings.TrimSpace(msg), ErrMismatch)
-}
-
 // corpus replays the shared corpus through CheckChecksumInput's checks.
 func (s *checksumSuite) corpus(r *run) error {
-	fsys := r.cfg.corpus
-	if fsys == nil {
-		fsys = DefaultCorpus()
-	}
-	entries, err := LoadCorpus(fsys, "checksum")
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		ce := s.checkInput(e.Values[0].([]byte), e.Values[1].(uint16), e.Values[2].([]byte))
-		if ce != nil {
-			ce.Args += " corpus=" + e.File
-			return r.mismatch(ce)
-		}
-		r.count(1)
-	}
-	return nil
+	return r.replayCorpus(func(v []any) (*Counterexample, int) {
+		return s.checkInput(v[0].([]byte), v[1].(uint16), v[2].([]byte)), 1
+	})
 }
 
 func wordsBytes(words []uint16) []byte {

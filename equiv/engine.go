@@ -148,6 +148,40 @@ func (r *run) mismatch(c *Counterexample) *Counterexample {
 	return c
 }
 
+// propertyFailure turns a failed rapid property into an error: the
+// counterexample the property recorded if there is one (the last one
+// recorded is rapid's shrunk case), else rapid's own report.
+func (r *run) propertyFailure(what string, last *Counterexample, msg string) error {
+	if last != nil {
+		return r.mismatch(last)
+	}
+	return fmt.Errorf("%s/%s: %s failed (seed %d): %s: %w", r.pair, r.method, what, r.cfg.seed, strings.TrimSpace(msg), ErrMismatch)
+}
+
+// replayCorpus loads the pair's corpus (the one WithCorpus gave, else the
+// embedded one) and checks each entry's values with check, which returns
+// the counterexample, if any, and how many comparisons it made. A corpus
+// that cannot be loaded is an error matching ErrCorpus.
+func (r *run) replayCorpus(check func(vals []any) (*Counterexample, int)) error {
+	fsys := r.cfg.corpus
+	if fsys == nil {
+		fsys = DefaultCorpus()
+	}
+	entries, err := LoadCorpus(fsys, r.pair)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		ce, n := check(e.Values)
+		if ce != nil {
+			ce.Args += " corpus=" + e.File
+			return r.mismatch(ce)
+		}
+		r.count(n)
+	}
+	return nil
+}
+
 // runSuite runs the methods of one suite and returns the joined errors of
 // those that failed.
 func runSuite(pair string, cfg *config, methods []method) error {

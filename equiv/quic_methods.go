@@ -789,7 +789,7 @@ func (s *quicSuite) properties(r *run) error {
 			t.Fatalf("%v", ce)
 		}
 	}); msg != "" {
-		return s.propertyFailure(r, "rapid ParseHeader/Packets", last, msg)
+		return r.propertyFailure("rapid ParseHeader/Packets", last, msg)
 	}
 
 	// rapid: DecodePacketNumber, largest near the boundaries.
@@ -806,17 +806,10 @@ func (s *quicSuite) properties(r *run) error {
 				t.Fatalf("%v", ce)
 			}
 		}); msg != "" {
-			return s.propertyFailure(r, "rapid DecodePacketNumber", last, msg)
+			return r.propertyFailure("rapid DecodePacketNumber", last, msg)
 		}
 	}
 	return nil
-}
-
-func (s *quicSuite) propertyFailure(r *run, what string, last *Counterexample, msg string) error {
-	if last != nil {
-		return r.mismatch(last)
-	}
-	return fmt.Errorf("quic/properties: %s failed (seed %d): %s: %w", what, r.cfg.seed, strings.TrimSpace(msg), ErrMismatch)
 }
 
 // roundTrip builds a packet from fields, parses it with the implementation
@@ -1108,21 +1101,7 @@ func quicDatagramGen(t *rapid.T) ([]byte, int) {
 
 // corpus replays the shared corpus through CheckQUICInput's checks.
 func (s *quicSuite) corpus(r *run) error {
-	fsys := r.cfg.corpus
-	if fsys == nil {
-		fsys = DefaultCorpus()
-	}
-	entries, err := LoadCorpus(fsys, "quic")
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		ce, k := s.checkInput(e.Values[0].([]byte), e.Values[1].(int))
-		if ce != nil {
-			ce.Args += " corpus=" + e.File
-			return r.mismatch(ce)
-		}
-		r.count(k)
-	}
-	return nil
+	return r.replayCorpus(func(v []any) (*Counterexample, int) {
+		return s.checkInput(v[0].([]byte), v[1].(int))
+	})
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 
 	fuzzheaders "github.com/AdaLogics/go-fuzz-headers"
@@ -510,12 +509,7 @@ func (s *maskSuite) guard(r *run) error {
 func (s *maskSuite) properties(r *run) error {
 	checks := pick(r.cfg, 300, 3000, 30000)
 	var last *Counterexample
-	fail := func(what, msg string) error {
-		if last != nil {
-			return r.mismatch(last)
-		}
-		return fmt.Errorf("websocket/properties: %s failed (seed %d): %s: %w", what, r.cfg.seed, strings.TrimSpace(msg), ErrMismatch)
-	}
+	fail := func(what, msg string) error { return r.propertyFailure(what, last, msg) }
 	keyGen := rapid.Custom(func(t *rapid.T) [4]byte { return keyBytes(rapid.Uint32().Draw(t, "key")) })
 	posGen := rapid.OneOf(rapid.IntRange(-8, 8), rapid.Int(), rapid.SampledFrom(maskPositions))
 
@@ -637,21 +631,7 @@ func (s *maskSuite) properties(r *run) error {
 }
 
 func (s *maskSuite) corpus(r *run) error {
-	fsys := r.cfg.corpus
-	if fsys == nil {
-		fsys = DefaultCorpus()
-	}
-	entries, err := LoadCorpus(fsys, "websocket")
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		ce := s.checkInput(e.Values[0].([]byte), e.Values[1].(uint32), e.Values[2].(int), e.Values[3].([]byte))
-		if ce != nil {
-			ce.Args += " corpus=" + e.File
-			return r.mismatch(ce)
-		}
-		r.count(1)
-	}
-	return nil
+	return r.replayCorpus(func(v []any) (*Counterexample, int) {
+		return s.checkInput(v[0].([]byte), v[1].(uint32), v[2].(int), v[3].([]byte)), 1
+	})
 }
