@@ -35,8 +35,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"golang.org/x/sys/cpu"
@@ -184,6 +184,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	rep := &report{Level: o.level.String(), Seed: o.seed, GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Go: runtime.Version()}
 	fmt.Fprintf(stdout, "equivcheck: level %s, seed %d, %s/%s, %s\n", o.level, o.seed, runtime.GOOS, runtime.GOARCH, cpuSummary())
 
+	// Rows are printed as each method finishes, so a long run (-level
+	// deep) shows its progress; failures are repeated in full at the end.
+	out := &rowPrinter{w: stdout}
 	selected := 0
 	for _, v := range variants {
 		if !v.Available {
@@ -193,6 +196,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 					r.Status, r.Reason = "FAIL", "required by -require but not available on this machine or build"
 				}
 				rep.Rows = append(rep.Rows, r)
+				out.print(r)
 			}
 			continue
 		}
@@ -217,10 +221,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 				}
 				selected++
 				rows = append(rows, r)
+				out.print(r)
 			}))
 		if err != nil && len(rows) == 0 {
 			// The suite refused to start (an unusable implementation).
 			rows = append(rows, row{Pair: v.Pair, Variant: v.Name, Method: "*", Status: "FAIL", Error: err.Error(), err: err})
+			out.print(rows[0])
 		}
 		rep.Rows = append(rep.Rows, rows...)
 	}
@@ -245,7 +251,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 			r.Counterexample.FuzzFile = writeFuzzInput(o.fuzzdir, r.ce, stderr)
 		}
 	}
-	printTable(stdout, rep.Rows)
 	for _, r := range rep.Rows {
 		if r.Status == "FAIL" {
 			fmt.Fprintf(stdout, "\nFAIL %s/%s/%s:\n  %s\n", r.Pair, r.Variant, r.Method, orReason(r.Error, r.Reason))
@@ -326,18 +331,26 @@ func writeFuzzInput(dir string, ce *equiv.Counterexample, stderr io.Writer) stri
 	return path
 }
 
-func printTable(w io.Writer, rows []row) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PAIR\tVARIANT\tMETHOD\tCHECKED\tTIME\tRESULT")
-	for _, r := range rows {
-		result := r.Status
-		if r.Reason != "" {
-			result += " (" + r.Reason + ")"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%v\t%s\n", r.Pair, r.Variant, r.Method, r.Checked,
-			time.Duration(r.ElapsedNS).Round(time.Millisecond), result)
+const rowFormat = "%-10s %-9s %-11s %10s %9s  %s\n"
+
+// rowPrinter prints report rows as they come, under a header printed with
+// the first one.
+type rowPrinter struct {
+	w      io.Writer
+	header bool
+}
+
+func (p *rowPrinter) print(r row) {
+	if !p.header {
+		fmt.Fprintf(p.w, rowFormat, "PAIR", "VARIANT", "METHOD", "CHECKED", "TIME", "RESULT")
+		p.header = true
 	}
-	tw.Flush()
+	result := r.Status
+	if r.Reason != "" {
+		result += " (" + r.Reason + ")"
+	}
+	fmt.Fprintf(p.w, rowFormat, r.Pair, r.Variant, r.Method, strconv.FormatInt(r.Checked, 10),
+		time.Duration(r.ElapsedNS).Round(time.Millisecond).String(), result)
 }
 
 func cpuSummary() string {
