@@ -3,10 +3,12 @@ package checksum
 import (
 	"fmt"
 	"testing"
+
+	ref "github.com/equivcheck/equivcheck/reference/checksum"
 )
 
-// BenchmarkSum measures every available variant and the dispatching Sum
-// (impl=dispatch), at 64-byte-aligned inputs (align=0) and one byte off
+// BenchmarkSum measures every available variant, the dispatching Sum
+// (impl=dispatch) and the RFC-literal reference (impl=reference), at 64-byte-aligned inputs (align=0) and one byte off
 // (align=1). All are called through a func value, so they pay the same
 // indirect call; applications calling Sum directly save it.
 // size=20 is an IPv4 header; size=1500 an Ethernet MTU packet; size=9000 a
@@ -19,7 +21,7 @@ func BenchmarkSum(b *testing.B) {
 	}
 	for _, size := range sizes {
 		for _, align := range []int{0, 1} {
-			for _, v := range variants() {
+			for _, v := range append(variants(), Impl{Name: "reference", Available: true, Sum: ref.Sum}) {
 				if !v.Available {
 					continue
 				}
