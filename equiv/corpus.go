@@ -9,16 +9,34 @@ import (
 	"go/token"
 	"io/fs"
 	"path"
-	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/equivcheck/equivcheck/corpus"
 )
 
 // fuzzHeader is the first line of a file in the format that "go test" reads
 // from testdata/fuzz/FuzzX/ and writes when fuzzing finds a failure.
 const fuzzHeader = "go test fuzz v1"
+
+// FuzzTarget is one fuzz target of a pair, as the corpus method and the
+// pair's Fuzz helper see it: its name, its arguments, where its inputs are
+// and how one input is checked.
+type FuzzTarget struct {
+	// Name is the fuzz target's name, such as "FuzzChecksum": the name of
+	// its directory of regression inputs (see WithRegressions) and of
+	// Counterexample.FuzzTarget.
+	Name string
+	// Args are the types of its arguments after *testing.T, as the "go
+	// test fuzz v1" format writes them: "[]byte", "string", "bool",
+	// "int", "uint16", ….
+	Args []string
+	// Corpus is its directory in the suite's seed corpus (Suite.Corpus or
+	// WithCorpus), such as "checksum", or "" if it has no seeds there.
+	Corpus string
+	// Check checks the implementation on one input (values of the types in
+	// Args) and returns the minimized counterexample, if any, and the number
+	// of comparisons made.
+	Check func(c *Config, values []any) (ce *Counterexample, compared int)
+}
 
 // ErrCorpus is matched (with errors.Is) by every error about an unreadable or
 // malformed corpus file.
@@ -26,8 +44,9 @@ var ErrCorpus = errors.New("bad corpus file")
 
 // CorpusError reports a corpus file that cannot be used.
 type CorpusError struct {
-	File string // the file's path within the corpus file system
-	Err  error
+	File       string // the file's path within its file system
+	Regression bool   // the file is a regression input (WithRegressions), not a seed
+	Err        error
 }
 
 func (e *CorpusError) Error() string        { return fmt.Sprintf("corpus file %s: %v", e.File, e.Err) }
@@ -36,78 +55,104 @@ func (e *CorpusError) Is(target error) bool { return target == ErrCorpus }
 
 // CorpusEntry is one input of a fuzz target, read from a corpus file.
 type CorpusEntry struct {
-	File   string // path within the corpus file system
+	File   string // path within its file system
 	Values []any  // the fuzz target's arguments, in order
 }
 
-// fuzzTargets maps a pair to the name and argument types of its fuzz target
-// in package fuzz; corpus files in the pair's directory hold these arguments.
-var fuzzTargets = map[string]struct {
-	name string
-	sig  []string
-}{
-	"checksum":  {"FuzzChecksum", []string{"[]byte", "uint16", "[]byte"}},
-	"websocket": {"FuzzMask", []string{"[]byte", "uint32", "int", "[]byte"}},
-	"quic":      {"FuzzQUICHeader", []string{"[]byte", "int"}},
+// LoadCorpus reads every input of target: the files of its seed directory
+// in seeds (when both are set; a missing directory is an error) and of its
+// regression directory in regressions (when set; a missing directory
+// holds none). A file that cannot be read or parsed, or whose values do
+// not match target.Args, is a *CorpusError naming it.
+func LoadCorpus(target FuzzTarget, seeds, regressions fs.FS) ([]CorpusEntry, error) {
+	var entries []CorpusEntry
+	if seeds != nil && target.Corpus != "" {
+		e, err := loadDir(target, seeds, target.Corpus, false)
+		if err != nil {
+			return nil, err
+		}
+		entries = e
+	}
+	if regressions != nil {
+		if _, err := fs.Stat(regressions, target.Name); err == nil {
+			e, err := loadDir(target, regressions, target.Name, true)
+			if err != nil {
+				return nil, err
+			}
+			entries = append(entries, e...)
+		}
+	}
+	return entries, nil
 }
 
-// DefaultCorpus returns the corpus embedded from the repository's corpus/
-// directory.
-func DefaultCorpus() fs.FS { return corpus.FS }
-
-// LoadCorpus reads every file in directory pair of fsys and checks it against
-// the signature of the pair's fuzz target. A file that cannot be read or
-// parsed, or whose values do not match the signature, is an error naming it
-// and matching ErrCorpus. A missing directory is an error too.
-func LoadCorpus(fsys fs.FS, pair string) ([]CorpusEntry, error) {
-	target, ok := fuzzTargets[pair]
-	if !ok {
-		return nil, fmt.Errorf("equiv: no fuzz target for pair %q", pair)
-	}
-	dirents, err := fs.ReadDir(fsys, pair)
+func loadDir(target FuzzTarget, fsys fs.FS, dir string, regression bool) ([]CorpusEntry, error) {
+	dirents, err := fs.ReadDir(fsys, dir)
 	if err != nil {
-		return nil, &CorpusError{File: pair, Err: err}
+		return nil, &CorpusError{File: dir, Regression: regression, Err: err}
 	}
 	var entries []CorpusEntry
 	for _, d := range dirents {
 		if d.IsDir() || strings.HasPrefix(d.Name(), ".") {
 			continue
 		}
-		name := path.Join(pair, d.Name())
+		name := path.Join(dir, d.Name())
+		bad := func(err error) error { return &CorpusError{File: name, Regression: regression, Err: err} }
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
-			return nil, &CorpusError{File: name, Err: err}
+			return nil, bad(err)
 		}
 		vals, err := UnmarshalFuzzInput(data)
 		if err != nil {
-			return nil, &CorpusError{File: name, Err: err}
+			return nil, bad(err)
 		}
-		if err := checkSignature(vals, target.sig); err != nil {
-			return nil, &CorpusError{File: name, Err: fmt.Errorf("%w (want %s(%s))", err, target.name, strings.Join(target.sig, ", "))}
+		if err := checkSignature(vals, target.Args); err != nil {
+			return nil, bad(fmt.Errorf("%w (want %s(%s))", err, target.Name, strings.Join(target.Args, ", ")))
 		}
 		entries = append(entries, CorpusEntry{File: name, Values: vals})
 	}
 	return entries, nil
 }
 
-// ValidateCorpus loads the corpus of every pair, returning the first problem.
-func ValidateCorpus(fsys fs.FS) error {
-	for _, pair := range slices.Sorted(mapKeys(fuzzTargets)) {
-		if _, err := LoadCorpus(fsys, pair); err != nil {
+// ValidateCorpus loads every input of every fuzz target of s, from the
+// corpus and regressions opts name (else the suite's own corpus), and
+// returns the first problem. The release gate calls it before running, so
+// that a corrupt file is reported as such rather than as a failed check.
+func ValidateCorpus(s Suite, opts ...Option) error {
+	c := NewConfig(opts...)
+	for _, t := range s.Targets {
+		if _, err := LoadCorpus(t, c.seedCorpus(s), c.regressions); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
+func (c *Config) seedCorpus(s Suite) fs.FS {
+	if c.corpus != nil {
+		return c.corpus
+	}
+	return s.Corpus
+}
+
+// corpusMethod replays every input of every fuzz target of s.
+func corpusMethod(s Suite) Method {
+	return Method{Name: MethodCorpus, Func: func(r *Run) error {
+		for _, t := range s.Targets {
+			entries, err := LoadCorpus(t, r.cfg.seedCorpus(s), r.cfg.regressions)
+			if err != nil {
+				return err
+			}
+			for _, e := range entries {
+				ce, n := t.Check(r.cfg, e.Values)
+				if ce != nil {
+					ce.Args += " corpus=" + e.File
+					return r.Fail(ce)
+				}
+				r.Count(n)
 			}
 		}
-	}
+		return nil
+	}}
 }
 
 func checkSignature(vals []any, sig []string) error {
@@ -226,9 +271,26 @@ func parseFuzzValue(line string) (any, error) {
 		}
 		return []byte(s), nil
 	}
-	// Integers, written as decimal, hex, octal or character literals.
+	return parseFuzzInt(typ, lit, neg, line)
+}
+
+// intKinds are the integer types of the format: width and signedness.
+var intKinds = map[string]struct {
+	bits   int
+	signed bool
+}{
+	"int": {64, true}, "int64": {64, true}, "int8": {8, true}, "int16": {16, true},
+	"int32": {32, true}, "rune": {32, true},
+	"uint": {64, false}, "uint64": {64, false}, "uint8": {8, false}, "byte": {8, false},
+	"uint16": {16, false}, "uint32": {32, false},
+}
+
+// parseFuzzInt reads an integer of type typ, written as a decimal, hex,
+// octal or character literal, negated if neg.
+func parseFuzzInt(typ string, lit *ast.BasicLit, neg bool, line string) (any, error) {
 	text := lit.Value
 	var u uint64
+	var err error
 	switch lit.Kind {
 	case token.INT:
 		u, err = strconv.ParseUint(text, 0, 64)
@@ -244,27 +306,11 @@ func parseFuzzValue(line string) (any, error) {
 	default:
 		return nil, fmt.Errorf("want an integer in %q", line)
 	}
-	bits, signed := 0, false
-	switch typ {
-	case "int", "int64":
-		bits, signed = 64, true
-	case "int8":
-		bits, signed = 8, true
-	case "int16":
-		bits, signed = 16, true
-	case "int32", "rune":
-		bits, signed = 32, true
-	case "uint", "uint64":
-		bits = 64
-	case "uint8", "byte":
-		bits = 8
-	case "uint16":
-		bits = 16
-	case "uint32":
-		bits = 32
-	default:
+	kind, ok := intKinds[typ]
+	if !ok {
 		return nil, fmt.Errorf("unsupported type in %q", line)
 	}
+	bits, signed := kind.bits, kind.signed
 	if neg && !signed {
 		return nil, fmt.Errorf("negative unsigned value in %q", line)
 	}

@@ -61,46 +61,63 @@ func TestUnmarshalFuzzInputRejects(t *testing.T) {
 	}
 }
 
+// target is a fuzz target of the toy pair in engine_test.go.
+var target = equiv.FuzzTarget{Name: "FuzzToy", Args: []string{"[]byte", "uint16"}, Corpus: "toy"}
+
 func TestLoadCorpusNamesTheBadFile(t *testing.T) {
 	fsys := fstest.MapFS{
-		"checksum/good": {Data: equiv.MarshalFuzzInput([]byte("x"), uint16(1), []byte{})},
-		"checksum/bad":  {Data: equiv.MarshalFuzzInput([]byte("x"), uint32(1), []byte{})},
+		"toy/good": {Data: equiv.MarshalFuzzInput([]byte("x"), uint16(1))},
+		"toy/bad":  {Data: equiv.MarshalFuzzInput([]byte("x"), uint32(1))},
 	}
-	_, err := equiv.LoadCorpus(fsys, "checksum")
+	_, err := equiv.LoadCorpus(target, fsys, nil)
 	var ce *equiv.CorpusError
-	if !errors.As(err, &ce) || ce.File != "checksum/bad" || !errors.Is(err, equiv.ErrCorpus) {
-		t.Fatalf("LoadCorpus = %v, want a CorpusError naming checksum/bad", err)
+	if !errors.As(err, &ce) || ce.File != "toy/bad" || ce.Regression || !errors.Is(err, equiv.ErrCorpus) {
+		t.Fatalf("LoadCorpus = %v, want a CorpusError naming toy/bad", err)
 	}
-	delete(fsys, "checksum/bad")
-	entries, err := equiv.LoadCorpus(fsys, "checksum")
+	delete(fsys, "toy/bad")
+	entries, err := equiv.LoadCorpus(target, fsys, nil)
 	if err != nil || len(entries) != 1 {
 		t.Fatalf("LoadCorpus = %v, %v", entries, err)
 	}
 }
 
-// TestEmbeddedCorpusValid keeps the shipped corpus loadable.
-func TestEmbeddedCorpusValid(t *testing.T) {
-	if err := equiv.ValidateCorpus(equiv.DefaultCorpus()); err != nil {
-		t.Fatal(err)
+// TestLoadCorpusRegressions: regression inputs are read from the target's
+// directory, a missing one holds none, and a bad one is named as such.
+func TestLoadCorpusRegressions(t *testing.T) {
+	seeds := fstest.MapFS{"toy/a": {Data: equiv.MarshalFuzzInput([]byte("a"), uint16(1))}}
+	regs := fstest.MapFS{"FuzzToy/r": {Data: equiv.MarshalFuzzInput([]byte("r"), uint16(2))}}
+	entries, err := equiv.LoadCorpus(target, seeds, regs)
+	if err != nil || len(entries) != 2 || entries[1].File != "FuzzToy/r" {
+		t.Fatalf("LoadCorpus = %v, %v", entries, err)
+	}
+	if entries, err := equiv.LoadCorpus(target, seeds, fstest.MapFS{}); err != nil || len(entries) != 1 {
+		t.Fatalf("no regression directory: %v, %v", entries, err)
+	}
+	regs["FuzzToy/empty"] = &fstest.MapFile{}
+	_, err = equiv.LoadCorpus(target, seeds, regs)
+	var ce *equiv.CorpusError
+	if !errors.As(err, &ce) || ce.File != "FuzzToy/empty" || !ce.Regression {
+		t.Fatalf("LoadCorpus with an empty regression file = %v", err)
 	}
 }
 
 // TestCorpusMethodReportsBadFile: the corpus method fails on a corrupt
 // corpus instead of passing on what it could read.
 func TestCorpusMethodReportsBadFile(t *testing.T) {
-	fsys := fstest.MapFS{"checksum/bad": {Data: []byte("go test fuzz v1\nnope\n")}}
-	err := equiv.CheckChecksum(refChecksum, equiv.WithCorpus(fsys),
-		equiv.WithMethods(func(m string) bool { return m == equiv.MethodCorpus }))
+	fsys := fstest.MapFS{"toy/bad": {Data: []byte("go test fuzz v1\nnope\n")}}
+	err := equiv.Check(toySuite(reverse), equiv.WithCorpus(fsys), only(equiv.MethodCorpus))
 	if !errors.Is(err, equiv.ErrCorpus) {
 		t.Fatalf("corpus method on a corrupt corpus = %v, want ErrCorpus", err)
+	}
+	if err := equiv.ValidateCorpus(toySuite(reverse), equiv.WithCorpus(fsys)); !errors.Is(err, equiv.ErrCorpus) {
+		t.Fatalf("ValidateCorpus = %v, want ErrCorpus", err)
 	}
 }
 
 // TestEmptyCorpusIsNotAPass: a method that compares nothing fails.
 func TestEmptyCorpusIsNotAPass(t *testing.T) {
-	fsys := fstest.MapFS{"checksum/.keep": {Data: nil}}
-	err := equiv.CheckChecksum(refChecksum, equiv.WithCorpus(fsys),
-		equiv.WithMethods(func(m string) bool { return m == equiv.MethodCorpus }))
+	fsys := fstest.MapFS{"toy/.keep": {Data: nil}}
+	err := equiv.Check(toySuite(reverse), equiv.WithCorpus(fsys), only(equiv.MethodCorpus))
 	if !errors.Is(err, equiv.ErrNothingChecked) {
 		t.Fatalf("corpus method on an empty corpus = %v, want ErrNothingChecked", err)
 	}

@@ -5,54 +5,61 @@ import (
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
-	"strings"
+	"runtime/debug"
 	"time"
 )
 
-// Level names a set of input domains. Each suite documents, per level, which
-// inputs it enumerates; docs/equivalence.md argues why they suffice.
-type Level int
-
-const (
-	// Quick is the level CI and the release gate run by default: every
-	// behaviour class of the optimized code, in well under a minute.
-	Quick Level = iota
-	// Standard adds the larger exhaustive spaces (for the checksum, every
-	// 3-byte input) and more property and random checks.
-	Standard
-	// Deep adds long random sweeps and much larger property runs; it is
-	// meant for release candidates and can take many minutes.
-	Deep
-)
-
-var levelNames = [...]string{Quick: "quick", Standard: "standard", Deep: "deep"}
-
-func (l Level) String() string {
-	if l >= 0 && int(l) < len(levelNames) {
-		return levelNames[l]
-	}
-	return fmt.Sprintf("Level(%d)", int(l))
-}
-
-// ParseLevel returns the Level named s ("quick", "standard" or "deep").
-func ParseLevel(s string) (Level, error) {
-	for l, name := range levelNames {
-		if s == name {
-			return Level(l), nil
-		}
-	}
-	return 0, fmt.Errorf("equiv: unknown level %q (want quick, standard or deep)", s)
-}
-
-// Method names. Every suite runs the same methods under these names, so that
-// a report can be read across pairs and -run can select them.
+// Method names. Every suite of this module runs the same methods under
+// these names, so that a report can be read across pairs and -run can
+// select them. A suite of your own may name its methods as it likes.
 const (
 	MethodVectors    = "vectors"    // published RFC test vectors
 	MethodExhaustive = "exhaustive" // bounded-exhaustive enumeration
 	MethodGuard      = "guard"      // buffers against unmapped guard pages
 	MethodProperties = "properties" // rapid and gopter property checks
-	MethodCorpus     = "corpus"     // replay of the shared fuzz corpus
+	MethodCorpus     = "corpus"     // replay of the seed corpus and regression inputs
 )
+
+// Suite describes one pair (a reference and the implementation under test)
+// bound to one implementation: the methods that check it and the fuzz
+// targets whose corpus the corpus method replays. The pair packages
+// (checksumtest, websockettest, quictest) build one with NewSuite; a suite
+// for a pair of your own is a Suite literal.
+type Suite struct {
+	// Pair names the pair, such as "checksum". It prefixes every error.
+	Pair string
+	// Err, if non-nil, says why the implementation cannot be checked at
+	// all (a required function is missing): Check returns it alone.
+	Err error
+	// Methods run in order. Each one's Func gets a fresh Run.
+	Methods []Method
+	// Targets are the pair's fuzz targets. If any is given, Check adds a
+	// method named MethodCorpus that replays each target's inputs.
+	Targets []FuzzTarget
+	// Corpus is the default seed corpus: one directory per FuzzTarget.Corpus.
+	// WithCorpus replaces it.
+	Corpus fs.FS
+	// Unchecked lists the implementation's functions no method checks,
+	// with the reason (say, "Update: Impl.Update is nil"); every Result
+	// carries it.
+	Unchecked []string
+}
+
+// Method is one verification method of a suite.
+type Method struct {
+	Name string
+	// Skip, if non-empty, says why the method cannot run here; it is
+	// reported as skipped (after -run selection, so that a method nobody
+	// selected is never reported).
+	Skip string
+	// Func checks the implementation, counting every comparison with
+	// Run.Count, and returns the joined Counterexamples (or any other
+	// error) of what disagreed.
+	Func func(r *Run) error
+	// Unchecked lists the functions of the implementation this method
+	// leaves out, with the reason (say, "Update: Impl.Update is nil").
+	Unchecked []string
+}
 
 // Result is what one method of one suite did.
 type Result struct {
@@ -63,148 +70,33 @@ type Result struct {
 	Skipped string        // if non-empty, the method did not run, and why
 	Err     error         // nil when every compared input agreed
 	Seed    uint64        // the seed the method's random choices derived from
+	Level   Level         // the level it ran at
+	// Unchecked lists the implementation's functions this method did not
+	// check, and why; Narrowed lists what the options relaxed or left out
+	// (MapErrors, AnyPanic, Exclude with its count). Both empty means
+	// the method's full domain was compared.
+	Unchecked []string
+	Narrowed  []string
 }
 
-// Option configures a suite run.
-type Option func(*config)
-
-type config struct {
-	level   Level
-	seed    uint64
-	report  func(Result)
-	methods func(string) bool
-	corpus  fs.FS
-	rapidN  int
-}
-
-// WithLevel selects the input domains to enumerate. The default is Quick.
-func WithLevel(l Level) Option { return func(c *config) { c.level = l } }
-
-// WithSeed fixes the seed of every random choice, so that a failure reported
-// with its seed can be reproduced. The default is a fresh random seed, which
-// is reported in every Result and Counterexample.
-func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
-
-// WithReport registers a function called once per method with its Result,
-// including methods that were skipped.
-func WithReport(f func(Result)) Option { return func(c *config) { c.report = f } }
-
-// WithMethods restricts the run to the methods for which keep returns true.
-// Methods not kept are reported as skipped.
-func WithMethods(keep func(method string) bool) Option {
-	return func(c *config) { c.methods = keep }
-}
-
-// WithCorpus replaces the corpus replayed by the corpus method. fsys holds
-// one directory per pair ("checksum/", "websocket/", "quic/") of files in the
-// "go test fuzz v1" format. The default is the corpus embedded from the
-// repository's corpus/ directory.
-func WithCorpus(fsys fs.FS) Option { return func(c *config) { c.corpus = fsys } }
-
-func newConfig(opts []Option) *config {
-	c := &config{level: Quick}
-	for _, o := range opts {
-		o(c)
+// Check runs every method of s at the configured level and returns the
+// joined errors of those that failed (Counterexamples match ErrMismatch),
+// or nil if the implementation agreed on every input. It never calls
+// t.Fatal or os.Exit and changes no global state, so the same check runs
+// in a test, a fuzz target and a release gate, and several may run at once.
+func Check(s Suite, opts ...Option) error {
+	if s.Err != nil {
+		return s.Err
 	}
-	if c.seed == 0 {
-		c.seed = rand.Uint64() | 1
+	cfg := NewConfig(opts...)
+	methods := s.Methods
+	if len(s.Targets) > 0 {
+		methods = append(methods[:len(methods):len(methods)], corpusMethod(s))
 	}
-	return c
-}
-
-// pick returns the value for the configured level.
-func pick[T any](c *config, quick, standard, deep T) T {
-	switch c.level {
-	case Quick:
-		return quick
-	case Standard:
-		return standard
-	}
-	return deep
-}
-
-// A method is one verification method of a suite.
-type method struct {
-	name string
-	skip string // non-empty: cannot run, and why
-	run  func(r *run) error
-}
-
-// run is the state of one method while it runs.
-type run struct {
-	cfg     *config
-	pair    string
-	method  string
-	checked int64
-	rng     *rand.Rand
-}
-
-// count records that n more inputs were compared.
-func (r *run) count(n int) { r.checked += int64(n) }
-
-// mismatch fills in the coordinates every counterexample carries.
-func (r *run) mismatch(c *Counterexample) *Counterexample {
-	c.Pair, c.Method, c.Seed = r.pair, r.method, r.cfg.seed
-	return c
-}
-
-// propertyFailure turns a failed rapid property into an error: the
-// counterexample the property recorded if there is one (the last one
-// recorded is rapid's shrunk case), else rapid's own report.
-func (r *run) propertyFailure(what string, last *Counterexample, msg string) error {
-	if last != nil {
-		return r.mismatch(last)
-	}
-	return fmt.Errorf("%s/%s: %s failed (seed %d): %s: %w", r.pair, r.method, what, r.cfg.seed, strings.TrimSpace(msg), ErrMismatch)
-}
-
-// replayCorpus loads the pair's corpus (the one WithCorpus gave, else the
-// embedded one) and checks each entry's values with check, which returns
-// the counterexample, if any, and how many comparisons it made. A corpus
-// that cannot be loaded is an error matching ErrCorpus.
-func (r *run) replayCorpus(check func(vals []any) (*Counterexample, int)) error {
-	fsys := r.cfg.corpus
-	if fsys == nil {
-		fsys = DefaultCorpus()
-	}
-	entries, err := LoadCorpus(fsys, r.pair)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		ce, n := check(e.Values)
-		if ce != nil {
-			ce.Args += " corpus=" + e.File
-			return r.mismatch(ce)
-		}
-		r.count(n)
-	}
-	return nil
-}
-
-// runSuite runs the methods of one suite and returns the joined errors of
-// those that failed.
-func runSuite(pair string, cfg *config, methods []method) error {
 	var errs []error
 	for i, m := range methods {
-		res := Result{Pair: pair, Method: m.name, Seed: cfg.seed}
-		switch {
-		case m.skip != "":
-			res.Skipped = m.skip
-		case cfg.methods != nil && !cfg.methods(m.name):
-			res.Skipped = "not selected"
-		default:
-			r := &run{cfg: cfg, pair: pair, method: m.name,
-				rng: rand.New(rand.NewPCG(cfg.seed, uint64(i)))}
-			start := time.Now()
-			res.Err = protect(r, m.run)
-			res.Elapsed = time.Since(start)
-			res.Checked = r.checked
-			if res.Err == nil && r.checked == 0 {
-				// A method that compared nothing did not check anything.
-				res.Err = fmt.Errorf("%s/%s: %w", pair, m.name, ErrNothingChecked)
-			}
-		}
+		m.Unchecked = append(s.Unchecked[:len(s.Unchecked):len(s.Unchecked)], m.Unchecked...)
+		res := runMethod(s.Pair, cfg, i, m)
 		if res.Err != nil {
 			errs = append(errs, res.Err)
 		}
@@ -215,68 +107,85 @@ func runSuite(pair string, cfg *config, methods []method) error {
 	return errors.Join(errs...)
 }
 
+// runMethod runs method number i of a suite and reports what it did.
+func runMethod(pair string, cfg *Config, i int, m Method) Result {
+	res := Result{Pair: pair, Method: m.Name, Seed: cfg.seed, Level: cfg.level, Unchecked: m.Unchecked}
+	switch {
+	case cfg.methods != nil && !cfg.methods(m.Name):
+		res.Skipped = "not selected"
+		return res
+	case m.Skip != "":
+		res.Skipped = m.Skip
+		return res
+	}
+	cfg.resetScopes()
+	r := &Run{cfg: cfg, pair: pair, method: m.Name, rng: rand.New(rand.NewPCG(cfg.seed, uint64(i)))}
+	start := time.Now()
+	res.Err = r.protect(m.Func)
+	res.Elapsed = time.Since(start)
+	res.Checked = r.checked
+	res.Narrowed = cfg.narrowing()
+	if res.Err == nil && r.checked == 0 {
+		// A method that compared nothing did not check anything.
+		res.Err = fmt.Errorf("%s/%s: %w", pair, m.Name, ErrNothingChecked)
+	}
+	return res
+}
+
+// Run is the state of one method while it runs: what it has counted, its
+// random source, its level, and the helpers a method uses to report. A Run
+// belongs to one goroutine.
+type Run struct {
+	cfg     *Config
+	pair    string
+	method  string
+	checked int64
+	rng     *rand.Rand
+}
+
+// Pair and Method name what is running.
+func (r *Run) Pair() string   { return r.pair }
+func (r *Run) Method() string { return r.method }
+
+// Config is the run's configuration: level, seed, error and panic
+// comparison, scope.
+func (r *Run) Config() *Config { return r.cfg }
+
+// Level is the configured level; Pick chooses a value by it.
+func (r *Run) Level() Level { return r.cfg.level }
+
+// Rand is the method's random source, seeded from the run's seed and the
+// method's position, so that a seed reproduces every choice.
+func (r *Run) Rand() *rand.Rand { return r.rng }
+
+// Count records that n more inputs were compared.
+func (r *Run) Count(n int) { r.checked += int64(n) }
+
+// Checked is the number of comparisons counted so far.
+func (r *Run) Checked() int64 { return r.checked }
+
+// Fail fills in the coordinates every counterexample carries (pair, method,
+// seed) and returns c, for a method to return.
+func (r *Run) Fail(c *Counterexample) error {
+	c.Pair, c.Method, c.Seed = r.pair, r.method, r.cfg.seed
+	return c
+}
+
+// Errorf formats an error prefixed with pair/method, wrapping the
+// arguments of any %w as fmt.Errorf does: a failure that is not a
+// counterexample (a law that does not hold wraps ErrMismatch; a wrong
+// oracle or a missing resource wraps nothing).
+func (r *Run) Errorf(format string, args ...any) error {
+	return fmt.Errorf("%s/%s: "+format, append([]any{r.pair, r.method}, args...)...)
+}
+
 // protect runs f, turning a panic that escapes it (the implementation's, or
-// the suite's own) into an error rather than a crash.
-func protect(r *run, f func(*run) error) (err error) {
+// the suite's own) into an error carrying the stack, rather than a crash.
+func (r *Run) protect(f func(*Run) error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("%s/%s: panic after %d inputs: %v", r.pair, r.method, r.checked, p)
+			err = fmt.Errorf("%s/%s: panic after %d inputs: %v\n%s", r.pair, r.method, r.checked, p, debug.Stack())
 		}
 	}()
 	return f(r)
-}
-
-// ErrMismatch is matched (with errors.Is) by every Counterexample: the
-// implementation under test disagreed with the reference.
-var ErrMismatch = errors.New("implementation disagrees with the reference")
-
-// ErrNothingChecked is reported for a method that ran but compared no input:
-// a check that did not run is never reported as a pass.
-var ErrNothingChecked = errors.New("method compared no input")
-
-// Counterexample is a minimized input on which the implementation under test
-// and the reference disagree. It is an error matching ErrMismatch.
-type Counterexample struct {
-	Pair   string // "checksum"
-	Method string // the method that found it
-	Func   string // the function that disagreed, such as "Sum" or "Digest"
-	Input  []byte // the input bytes, after minimization
-	Args   string // every other coordinate: initial value, alignment, split points, …
-	Got    string // what the implementation returned
-	Want   string // what the reference returned
-	Seed   uint64 // the seed of the run that found it
-
-	// FuzzTarget and FuzzArgs reproduce the counterexample as an input of
-	// the named fuzz target in package fuzz (see MarshalFuzzInput).
-	FuzzTarget string
-	FuzzArgs   []any
-}
-
-func (c *Counterexample) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s/%s: %s(len=%d", c.Pair, c.Method, c.Func, len(c.Input))
-	if c.Args != "" {
-		fmt.Fprintf(&b, " %s", c.Args)
-	}
-	fmt.Fprintf(&b, ") = %s, want %s; input %s (seed %d)", c.Got, c.Want, hexString(c.Input), c.Seed)
-	return b.String()
-}
-
-// Is reports whether target is ErrMismatch.
-func (c *Counterexample) Is(target error) bool { return target == ErrMismatch }
-
-// hexString renders b as hex, eliding the middle of long inputs.
-func hexString(b []byte) string {
-	const max = 256
-	if len(b) <= max {
-		return fmt.Sprintf("%x", b)
-	}
-	return fmt.Sprintf("%x…(%d bytes)…%x", b[:max/2], len(b)-max, b[len(b)-max/2:])
-}
-
-// panicValue calls f and returns the value it panicked with, or nil.
-func panicValue(f func()) (p any) {
-	defer func() { p = recover() }()
-	f()
-	return nil
 }

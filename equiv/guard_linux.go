@@ -7,19 +7,13 @@ import (
 	"syscall"
 )
 
-const guardSupported = true
+// GuardSkip returns "" where guard pages are implemented (Linux), else the
+// reason the guard method is skipped.
+func GuardSkip() string { return "" }
 
-// guarded is a read-write region of memory between two unmapped (PROT_NONE)
-// pages, so that an access just before or just after it faults. With
-// runtime/debug.SetPanicOnFault the fault becomes a recoverable panic (see
-// withFaultPanics), which the suites report as a counterexample.
-type guarded struct {
-	mem  []byte // the whole mapping, guards included
-	data []byte // the accessible middle
-}
-
-// newGuarded maps a region of at least n accessible bytes between guards.
-func newGuarded(n int) (*guarded, error) {
+// newGuarded maps a region of at least n accessible bytes between two
+// PROT_NONE pages.
+func newGuarded(n int) (*Guarded, error) {
 	page := syscall.Getpagesize()
 	dataLen := (n + page - 1) / page * page
 	if dataLen == 0 {
@@ -29,21 +23,11 @@ func newGuarded(n int) (*guarded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mmap: %w", err)
 	}
-	if err := syscall.Mprotect(mem[:page], syscall.PROT_NONE); err != nil {
-		syscall.Munmap(mem)
-		return nil, fmt.Errorf("mprotect: %w", err)
+	for _, guard := range [][]byte{mem[:page], mem[page+dataLen:]} {
+		if err := syscall.Mprotect(guard, syscall.PROT_NONE); err != nil {
+			syscall.Munmap(mem)
+			return nil, fmt.Errorf("mprotect: %w", err)
+		}
 	}
-	if err := syscall.Mprotect(mem[page+dataLen:], syscall.PROT_NONE); err != nil {
-		syscall.Munmap(mem)
-		return nil, fmt.Errorf("mprotect: %w", err)
-	}
-	return &guarded{mem: mem, data: mem[page : page+dataLen : page+dataLen]}, nil
+	return &Guarded{mem: mem, data: mem[page : page+dataLen : page+dataLen], free: func() { syscall.Munmap(mem) }}, nil
 }
-
-// tail returns the last n accessible bytes: the byte after them is unmapped.
-func (g *guarded) tail(n int) []byte { return g.data[len(g.data)-n:] }
-
-// head returns the first n accessible bytes: the byte before them is unmapped.
-func (g *guarded) head(n int) []byte { return g.data[:n:n] }
-
-func (g *guarded) free() { syscall.Munmap(g.mem) }

@@ -4,14 +4,10 @@ package equiv
 
 import "errors"
 
-const guardSupported = false
+// GuardSkip returns "" where guard pages are implemented (Linux), else the
+// reason the guard method is skipped.
+func GuardSkip() string { return "guard pages are implemented on Linux only" }
 
-type guarded struct{ data []byte }
-
-func newGuarded(n int) (*guarded, error) {
+func newGuarded(n int) (*Guarded, error) {
 	return nil, errors.New("guard pages are implemented on Linux only")
 }
-
-func (g *guarded) tail(n int) []byte { return g.data[len(g.data)-n:] }
-func (g *guarded) head(n int) []byte { return g.data[:n:n] }
-func (g *guarded) free()             {}

@@ -1,122 +1,78 @@
 package equiv
 
 import (
-	"flag"
+	"errors"
 	"fmt"
-	"runtime"
-	"strconv"
 	"strings"
-	"sync"
-	"testing"
 
 	"github.com/leanovate/gopter"
 	"pgregory.net/rapid"
 )
 
-// The suites run rapid and gopter outside "go test" too (the release gate
-// calls the same cores as the tests), so neither is handed a *testing.T:
-// rapid gets rapidTB below, and gopter's Prop.Check needs none.
+// ErrNotCompared is returned by a property's function for a case on which
+// it compared nothing (every input it drew was excluded): Property does not
+// count that case.
+var ErrNotCompared = errors.New("equiv: the case compared nothing")
 
-var testingFlagsOnce sync.Once
-
-// ensureTestingFlags makes testing.Short, which rapid consults, callable in a
-// program that is not a test binary: it registers the testing flags if they
-// are not registered yet and marks the flag set parsed if nothing parsed it.
-func ensureTestingFlags() {
-	testingFlagsOnce.Do(func() {
-		if flag.Lookup("test.short") == nil {
-			testing.Init()
+// Property checks prop on n cases, counting each that compared something,
+// and returns the first failure. Each case draws its inputs with rapid's generators from a seed
+// derived from the run's, so a run's seed reproduces every case.
+//
+// prop returns nil when the case agrees, or the case's Counterexample
+// (which Property completes with Run.Fail) or another error. It must
+// report through its result, never through t's Fatal, Error, Fail or Skip
+// methods, and must not call t.Repeat: rapid is driven through
+// Generator.Example, which reads no command-line flag, writes no fail file
+// and needs no *testing.T, so that a property runs alike in a test, the
+// release gate and a fuzz target, and several run at once. rapid does not
+// shrink these draws: a failing case's checks minimize its input themselves
+// (see ShrinkBytes).
+func (r *Run) Property(name string, n int, prop func(t *rapid.T) error) error {
+	for range n {
+		seed := int(r.rng.Uint64() >> 2)
+		var err error
+		p := Catch(func() {
+			_ = withFaultPanics(func() error {
+				rapid.Custom(func(t *rapid.T) bool { err = prop(t); return true }).Example(seed)
+				return nil
+			})
+		})
+		if !errors.Is(err, ErrNotCompared) {
+			r.Count(1)
 		}
-		if !flag.Parsed() {
-			_ = flag.CommandLine.Parse(nil)
+		if p != nil {
+			return r.Errorf("%s: panic: %v (seed %d)\n%s", name, p.Value, r.cfg.seed, p.Stack)
 		}
-	})
-}
-
-// rapidMu serializes rapid runs: rapid's configuration (number of checks,
-// seed) lives in its command-line flags, which rapidCheck sets per run.
-var rapidMu sync.Mutex
-
-// rapidCheck runs prop through rapid for the given number of checks, seeded
-// from the run's seed, and returns rapid's report if the property failed
-// (after rapid shrank the failing case), or "" if it held.
-func rapidCheck(r *run, checks int, prop func(*rapid.T)) string {
-	ensureTestingFlags()
-	rapidMu.Lock()
-	defer rapidMu.Unlock()
-	for name, value := range map[string]string{
-		"rapid.checks":     strconv.Itoa(checks),
-		"rapid.seed":       strconv.FormatUint(r.rng.Uint64()|1, 10),
-		"rapid.nofailfile": "true",
-	} {
-		if err := flag.Set(name, value); err != nil {
-			panic(fmt.Sprintf("equiv: setting %s: %v", name, err))
+		var ce *Counterexample
+		switch {
+		case err == nil || errors.Is(err, ErrNotCompared):
+			continue
+		case errors.As(err, &ce):
+			ce.Args = strings.TrimSpace(ce.Args + " property=" + quoteIfSpaced(name))
+			return r.Fail(ce)
 		}
+		return r.Errorf("%s failed (seed %d): %v: %w", name, r.cfg.seed, err, ErrMismatch)
 	}
-	tb := &rapidTB{name: r.pair + "/" + r.method}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = withFaultPanics(func() error { rapid.Check(tb, prop); return nil })
-	}()
-	<-done
-	if !tb.failed {
-		return ""
-	}
-	return tb.log.String()
+	return nil
 }
 
-// rapidTB is the rapid.TB that rapidCheck hands to rapid.Check: it records
-// failures and messages, and ends the checking goroutine on FailNow.
-type rapidTB struct {
-	name   string
-	failed bool
-	log    strings.Builder
-}
-
-func (t *rapidTB) Helper()      {}
-func (t *rapidTB) Name() string { return t.name }
-func (t *rapidTB) Logf(format string, args ...any) {
-	if t.failed {
-		fmt.Fprintf(&t.log, format+"\n", args...)
-	}
-}
-func (t *rapidTB) Log(args ...any) {
-	if t.failed {
-		fmt.Fprintln(&t.log, args...)
-	}
-}
-func (t *rapidTB) Skipf(format string, args ...any) {
-	t.Errorf("skipped: "+format, args...)
-	t.FailNow()
-}
-func (t *rapidTB) Skip(args ...any) { t.Error(append([]any{"skipped:"}, args...)...); t.FailNow() }
-func (t *rapidTB) SkipNow()         { t.Skip() }
-func (t *rapidTB) Errorf(format string, args ...any) {
-	t.failed = true
-	fmt.Fprintf(&t.log, format+"\n", args...)
-}
-func (t *rapidTB) Error(args ...any) {
-	t.failed = true
-	fmt.Fprintln(&t.log, args...)
-}
-func (t *rapidTB) Fatalf(format string, args ...any) { t.Errorf(format, args...); t.FailNow() }
-func (t *rapidTB) Fatal(args ...any)                 { t.Error(args...); t.FailNow() }
-func (t *rapidTB) FailNow()                          { t.failed = true; runtime.Goexit() }
-func (t *rapidTB) Fail()                             { t.failed = true }
-func (t *rapidTB) Failed() bool                      { return t.failed }
-
-// gopterCheck checks p on n generated cases seeded from the run, counts the
-// cases that ran, and returns a description of the (shrunk) failing case, or
-// "" if the property held.
-func gopterCheck(r *run, n int, p gopter.Prop) string {
+// Law checks the gopter property p on n generated cases, counting the cases
+// that ran, and returns an error matching ErrMismatch that describes the
+// shrunk failing case if the law does not hold. Laws check an
+// implementation alone (an algebraic identity), so they need no reference.
+func (r *Run) Law(name string, n int, p gopter.Prop) error {
 	params := gopter.DefaultTestParametersWithSeed(int64(r.rng.Uint64() >> 1))
 	params.MinSuccessfulTests = n
 	var res *gopter.TestResult
-	_ = withFaultPanics(func() error { res = p.Check(params); return nil })
-	r.count(res.Succeeded)
-	if res.Passed() {
-		return ""
+	if pn := Catch(func() { _ = withFaultPanics(func() error { res = p.Check(params); return nil }) }); pn != nil {
+		return r.Errorf("law %q: panic: %v (seed %d)\n%s", name, pn.Value, r.cfg.seed, pn.Stack)
+	}
+	r.Count(res.Succeeded)
+	switch {
+	case res.Passed():
+		return nil
+	case res.Status == gopter.TestExhausted:
+		return r.Errorf("law %q: gopter gave up after %d cases, %d discarded (seed %d): %w", name, res.Succeeded, res.Discarded, r.cfg.seed, ErrNothingChecked)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "gopter: %v after %d cases", res.Status, res.Succeeded)
@@ -126,5 +82,12 @@ func gopterCheck(r *run, n int, p gopter.Prop) string {
 	for _, a := range res.Args {
 		fmt.Fprintf(&b, "; %s = %s", a.Label, a.ArgFormatted)
 	}
-	return b.String()
+	return r.Errorf("law %q does not hold (seed %d): %s: %w", name, r.cfg.seed, b.String(), ErrMismatch)
+}
+
+func quoteIfSpaced(s string) string {
+	if strings.ContainsAny(s, " \t") {
+		return fmt.Sprintf("%q", s)
+	}
+	return s
 }

@@ -5,39 +5,55 @@ import "bytes"
 // shrinkBudget bounds the calls a minimization makes.
 const shrinkBudget = 4000
 
-// shrinkBytes returns a smaller input on which fails still holds: it removes
-// ever smaller chunks (halves, quarters, … single bytes), then zeroes the
-// bytes that remain, keeping each change only if the input still fails. The
-// input is not modified; fails must not retain its argument.
-func shrinkBytes(data []byte, fails func([]byte) bool) []byte {
-	d := bytes.Clone(data)
-	budget := shrinkBudget
-	try := func(c []byte) bool {
-		if budget <= 0 {
-			return false
-		}
-		budget--
-		return fails(c)
+// ShrinkBytes returns a smaller input on which fails still holds: it
+// removes ever smaller chunks (halves, quarters, … single bytes), then
+// pairs of adjacent bytes (a single-byte removal changes the length's
+// parity, which an odd-length bug needs), then zeroes the bytes that
+// remain, keeping each change only if the input still fails, within a
+// budget of 4000 calls of fails (no work is done once it is spent). data
+// is not modified; fails must not retain its argument. Suites minimize
+// every counterexample with it before reporting.
+func ShrinkBytes(data []byte, fails func([]byte) bool) []byte {
+	s := &shrinker{d: bytes.Clone(data), fails: fails, budget: shrinkBudget}
+	for chunk := len(s.d) / 2; chunk >= 1; chunk /= 2 {
+		s.remove(chunk)
 	}
-	for chunk := len(d) / 2; chunk >= 1; chunk /= 2 {
-		for i := 0; i+chunk <= len(d); {
-			c := append(append([]byte(nil), d[:i]...), d[i+chunk:]...)
-			if try(c) {
-				d = c
-			} else {
-				i += chunk
-			}
+	s.remove(2)
+	for i := range s.d {
+		if s.budget <= 0 {
+			break
 		}
-	}
-	for i := range d {
-		if d[i] == 0 {
+		if s.d[i] == 0 {
 			continue
 		}
-		c := bytes.Clone(d)
+		c := bytes.Clone(s.d)
 		c[i] = 0
-		if try(c) {
-			d = c
+		if s.try(c) {
+			s.d = c
 		}
 	}
-	return d
+	return s.d
+}
+
+type shrinker struct {
+	d      []byte
+	fails  func([]byte) bool
+	budget int
+}
+
+func (s *shrinker) try(c []byte) bool {
+	s.budget--
+	return s.fails(c)
+}
+
+// remove tries removing each run of chunk bytes, left to right.
+func (s *shrinker) remove(chunk int) {
+	for i := 0; i+chunk <= len(s.d) && s.budget > 0; {
+		c := append(append([]byte(nil), s.d[:i]...), s.d[i+chunk:]...)
+		if s.try(c) {
+			s.d = c
+		} else {
+			i += chunk
+		}
+	}
 }

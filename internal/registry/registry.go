@@ -1,130 +1,60 @@
-// Package registry names the pairs that equivcheck proves equivalent and
-// wires every variant of each optimized package to its conformance suite in
-// package equiv. It holds no checking logic: cmd/equivcheck, the fuzz
-// targets and the optimized packages' own tests all use it, so that each of
-// them checks the same set of variants in the same way.
+// Package registry wires every variant of each optimized package to its
+// pair's conformance suite. It holds no checking logic: cmd/equivcheck, the
+// fuzz targets and the optimized packages' own tests all use it, so that
+// each of them checks the same set of variants in the same way.
+//
+// Adding a pair is one wiring file here (a function returning the pair's
+// []Variant) and one line in Gate.
 package registry
 
 import (
+	"slices"
+
 	"github.com/equivcheck/equivcheck/equiv"
-	"github.com/equivcheck/equivcheck/optimized/checksum"
-	"github.com/equivcheck/equivcheck/optimized/quic"
-	"github.com/equivcheck/equivcheck/optimized/websocket"
+	"github.com/equivcheck/equivcheck/equiv/checksumtest"
+	"github.com/equivcheck/equivcheck/equiv/gate"
+	"github.com/equivcheck/equivcheck/equiv/quictest"
+	"github.com/equivcheck/equivcheck/equiv/websockettest"
 )
 
-// Variant is one implementation variant of one pair.
-type Variant struct {
-	Pair      string // "checksum", …
-	Name      string // "avx512", "avx2", "generic", …
+// Variant is one implementation variant of a pair: its own functions (never
+// the dispatcher's, except for the variant named "dispatch", which is the
+// exported API), wired as the pair's Impl.
+type Variant[I any] struct {
+	Name      string // "avx512", "avx2", "generic", "dispatch"
 	Available bool   // false if this CPU or build cannot run it
-	// Check runs the pair's conformance suite on this variant.
-	Check func(opts ...equiv.Option) error
+	Impl      I
 }
 
-// Variants returns every variant of every pair, in a stable order, including
-// the ones not available here (Available false).
-func Variants() []Variant {
-	var vs []Variant
-	for _, c := range ChecksumVariants() {
-		vs = append(vs, Variant{Pair: "checksum", Name: c.Name, Available: c.Available,
-			Check: func(opts ...equiv.Option) error { return equiv.CheckChecksum(c.Impl, opts...) }})
+// Gate returns every variant of every pair, for the release gate, in a
+// stable order, including those not available here.
+func Gate() []gate.Variant {
+	return slices.Concat(
+		gateVariants(Checksum(), checksumtest.NewSuite),
+		gateVariants(Mask(), websockettest.NewSuite),
+		gateVariants(QUIC(), quictest.NewSuite),
+	)
+}
+
+// Available returns the Impl of every available variant.
+func Available[I any](vs []Variant[I]) []I {
+	var out []I
+	for _, v := range vs {
+		if v.Available {
+			out = append(out, v.Impl)
+		}
 	}
-	for _, m := range MaskVariants() {
-		vs = append(vs, Variant{Pair: "websocket", Name: m.Name, Available: m.Available,
-			Check: func(opts ...equiv.Option) error { return equiv.CheckMask(m.Impl, opts...) }})
+	return out
+}
+
+func gateVariants[I any](vs []Variant[I], suite func(I) equiv.Suite) []gate.Variant {
+	var out []gate.Variant
+	for _, v := range vs {
+		g := gate.Variant{Name: v.Name, Suite: suite(v.Impl)}
+		if !v.Available {
+			g.Skip = "not available on this machine or build"
+		}
+		out = append(out, g)
 	}
-	for _, q := range QUICVariants() {
-		vs = append(vs, Variant{Pair: "quic", Name: q.Name, Available: q.Available,
-			Check: func(opts ...equiv.Option) error { return equiv.CheckQUIC(q.Impl, opts...) }})
-	}
-	return vs
-}
-
-// Mask is one variant of optimized/websocket wired for equiv.
-type Mask struct {
-	Name      string
-	Available bool
-	Impl      equiv.MaskImpl
-}
-
-// MaskVariants returns every variant of optimized/websocket, each with its
-// own Mask and MaskCopy, and, last, "dispatch": the exported API.
-func MaskVariants() []Mask {
-	var ms []Mask
-	for _, impl := range websocket.Impls() {
-		ms = append(ms, Mask{Name: impl.Name, Available: impl.Available,
-			Impl: equiv.MaskImpl{Mask: impl.Mask, MaskCopy: impl.MaskCopy}})
-	}
-	return append(ms, Mask{Name: "dispatch", Available: true,
-		Impl: equiv.MaskImpl{Mask: websocket.Mask, MaskCopy: websocket.MaskCopy}})
-}
-
-// Checksum is one variant of optimized/checksum wired for equiv.
-type Checksum struct {
-	Name      string
-	Available bool
-	Impl      equiv.ChecksumImpl
-}
-
-// ChecksumVariants returns every variant of optimized/checksum and, last,
-// "dispatch": the exported API, whose small-input fast paths belong to no
-// single variant and so are checked on their own.
-func ChecksumVariants() []Checksum {
-	var cs []Checksum
-	for _, impl := range checksum.Impls() {
-		cs = append(cs, Checksum{Name: impl.Name, Available: impl.Available, Impl: ChecksumImpl(impl)})
-	}
-	return append(cs, Checksum{Name: "dispatch", Available: true, Impl: ChecksumDispatch()})
-}
-
-// ChecksumImpl wires one variant of optimized/checksum as an
-// equiv.ChecksumImpl: its own Sum (never the dispatcher), the Checksum and
-// Digest built on that Sum, and Update (which has one variant).
-func ChecksumImpl(impl checksum.Impl) equiv.ChecksumImpl {
-	sum := impl.Sum
-	return equiv.ChecksumImpl{
-		Sum:      sum,
-		Checksum: func(b []byte) uint16 { return ^sum(b, 0) },
-		Update:   checksum.Update,
-		New:      func() equiv.ChecksumDigest { return impl.New() },
-	}
-}
-
-// ChecksumDispatch wires the exported, dispatching API of optimized/checksum.
-func ChecksumDispatch() equiv.ChecksumImpl {
-	return equiv.ChecksumImpl{
-		Sum:      checksum.Sum,
-		Checksum: checksum.Checksum,
-		Update:   checksum.Update,
-		New:      func() equiv.ChecksumDigest { return checksum.New() },
-	}
-}
-
-// QUIC is one variant of optimized/quic wired for equiv.
-type QUIC struct {
-	Name      string
-	Available bool
-	Impl      equiv.QUICImpl
-}
-
-// QUICVariants returns every variant of optimized/quic, each with its own
-// functions, and, last, "dispatch": the exported API.
-func QUICVariants() []QUIC {
-	var qs []QUIC
-	for _, impl := range quic.Impls() {
-		qs = append(qs, QUIC{Name: impl.Name, Available: impl.Available, Impl: equiv.QUICImpl{
-			ParseVarint:        impl.ParseVarint,
-			AppendVarint:       impl.AppendVarint,
-			DecodePacketNumber: impl.DecodePacketNumber,
-			ParseHeader:        impl.ParseHeader,
-			Packets:            impl.Packets,
-		}})
-	}
-	return append(qs, QUIC{Name: "dispatch", Available: true, Impl: equiv.QUICImpl{
-		ParseVarint:        quic.ParseVarint,
-		AppendVarint:       quic.AppendVarint,
-		DecodePacketNumber: quic.DecodePacketNumber,
-		ParseHeader:        quic.ParseHeader,
-		Packets:            quic.Packets,
-	}})
+	return out
 }

@@ -3,19 +3,19 @@ package quic_test
 import (
 	"testing"
 
-	"github.com/equivcheck/equivcheck/equiv"
+	"github.com/equivcheck/equivcheck/equiv/quictest"
 	"github.com/equivcheck/equivcheck/internal/registry"
 )
 
 // TestConformance runs the conformance suite (quick level) on every variant,
 // each through its own symbols, and on the dispatching API.
 func TestConformance(t *testing.T) {
-	for _, v := range registry.QUICVariants() {
+	for _, v := range registry.QUIC() {
 		t.Run(v.Name, func(t *testing.T) {
 			if !v.Available {
 				t.Skipf("variant %s is not available on this CPU or build", v.Name)
 			}
-			equiv.TestQUIC(t, v.Impl)
+			quictest.Test(t, v.Impl)
 		})
 	}
 }

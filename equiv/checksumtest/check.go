@@ -1,0 +1,279 @@
+package checksumtest
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+
+	"github.com/equivcheck/equivcheck/equiv"
+	ref "github.com/equivcheck/equivcheck/reference/checksum"
+)
+
+// checker compares one implementation with the reference, one input at a
+// time. Every method run builds its own, so that runs share no state.
+type checker struct {
+	impl  Impl
+	cfg   *equiv.Config
+	buf   equiv.Buffer
+	count func(int) // records a comparison (Run.Count), or nil
+}
+
+func newChecker(impl Impl, cfg *equiv.Config, count func(int)) *checker {
+	return &checker{impl: impl, cfg: cfg, count: count}
+}
+
+// site is where a call's input lies: align bytes past a 64-byte boundary in
+// the checker's Buffer, between canaries, or, if g is set, flush against one
+// of g's guard pages (the one after it if tail, else the one before it).
+type site struct {
+	align int
+	g     *equiv.Guarded
+	tail  bool
+}
+
+// aligned is the site align bytes past a 64-byte boundary.
+func aligned(align int) site { return site{align: align} }
+
+// place copies data to s and returns the copy the implementation is given.
+func (c *checker) place(s site, data []byte) []byte {
+	if s.g == nil {
+		return c.buf.Place(data, s.align)
+	}
+	b := s.g.Head(len(data))
+	if s.tail {
+		b = s.g.Tail(len(data))
+	}
+	copy(b, data)
+	return b
+}
+
+// intact reports whether the memory around the last input placed at s is
+// unchanged (at a guard page, a write outside faults instead).
+func (c *checker) intact(s site) bool { return s.g != nil || c.buf.Intact() }
+
+// alignOf is the alignment an input of n bytes has at s.
+func alignOf(s site, n int) int {
+	switch {
+	case s.g == nil:
+		return s.align
+	case s.tail:
+		return int(equiv.AddrOf(s.g.Tail(n)) % 64)
+	}
+	return int(equiv.AddrOf(s.g.Head(n)) % 64)
+}
+
+// where describes a guard-page site for a counterexample's Args.
+func (s site) where() string {
+	switch {
+	case s.g == nil:
+		return ""
+	case s.tail:
+		return "ending at a guard page"
+	}
+	return "starting after a guard page"
+}
+
+// sum, checksum, digest and update compare one call of the function they
+// name (a nil optional function is not compared), and return the minimized
+// counterexample if the implementation disagrees.
+func (c *checker) sum(s site, data []byte, initial uint16) *equiv.Counterexample {
+	return c.compare(s, Input{Func: "Sum", Data: data, Initial: initial})
+}
+
+func (c *checker) checksum(s site, data []byte) *equiv.Counterexample {
+	return c.compare(s, Input{Func: "Checksum", Data: data})
+}
+
+func (c *checker) digest(s site, data []byte, splits []int) *equiv.Counterexample {
+	return c.compare(s, Input{Func: "Digest", Data: data, Splits: splits})
+}
+
+func (c *checker) update(checksum, old, new uint16) *equiv.Counterexample {
+	return c.compare(site{}, Input{Func: "Update", Update: [3]uint16{checksum, old, new}})
+}
+
+// has reports whether the implementation provides fn.
+func (c *checker) has(fn string) bool {
+	switch fn {
+	case "Checksum":
+		return c.impl.Checksum != nil
+	case "Update":
+		return c.impl.Update != nil
+	case "Digest":
+		return c.impl.New != nil
+	}
+	return c.impl.Sum != nil
+}
+
+// compare checks in at s: unless it is out of scope, it counts it, calls
+// the implementation and, if that disagrees, minimizes the input.
+func (c *checker) compare(s site, in Input) *equiv.Counterexample {
+	if !c.has(in.Func) {
+		return nil
+	}
+	if in.Func != "Update" {
+		in.Align = alignOf(s, len(in.Data))
+	}
+	if equiv.Excluded(c.cfg, in) {
+		return nil
+	}
+	if c.count != nil {
+		c.count(1)
+	}
+	ce := c.call(s, in)
+	if ce == nil {
+		return nil
+	}
+	return c.minimize(s, in, ce)
+}
+
+// call runs in.Func on in at s and returns the disagreement, not minimized,
+// or nil.
+func (c *checker) call(s site, in Input) *equiv.Counterexample {
+	switch in.Func {
+	case "Sum":
+		sum := func(b []byte) uint16 { return c.impl.Sum(b, in.Initial) }
+		return c.callWord(s, in, sum, ref.Sum(in.Data, in.Initial))
+	case "Checksum":
+		return c.callWord(s, in, c.impl.Checksum, ref.Checksum(in.Data))
+	case "Digest":
+		return c.callDigest(s, in)
+	}
+	return c.callUpdate(in)
+}
+
+// callWord calls f, Sum or Checksum, on the copy of in.Data at s and
+// judges its result against want: it must not panic (the reference never
+// does), must return want, and must leave its input and the memory around
+// it alone.
+func (c *checker) callWord(s site, in Input, f func([]byte) uint16, want uint16) *equiv.Counterexample {
+	b := c.place(s, in.Data)
+	var got uint16
+	p := equiv.Catch(func() { got = f(b) })
+	flaw := ""
+	switch {
+	case !c.cfg.SamePanic(equiv.PanicValue(p), nil), got != want:
+		// The result is wrong: no more to say.
+	case !c.intact(s):
+		flaw = " but wrote outside the input"
+	case !bytes.Equal(b, in.Data):
+		flaw = " but modified the input"
+	default:
+		return nil
+	}
+	return mismatch(s, in, fmt.Sprintf("%#04x%s", got, flaw), fmt.Sprintf("%#04x", want), p)
+}
+
+// callUpdate calls Update on in.Update.
+func (c *checker) callUpdate(in Input) *equiv.Counterexample {
+	u := in.Update
+	want := ref.Update(u[0], u[1], u[2])
+	var got uint16
+	p := equiv.Catch(func() { got = c.impl.Update(u[0], u[1], u[2]) })
+	if c.cfg.SamePanic(equiv.PanicValue(p), nil) && got == want {
+		return nil
+	}
+	return mismatch(site{}, in, fmt.Sprintf("%#04x", got), fmt.Sprintf("%#04x", want), p)
+}
+
+// callDigest feeds the copy of in.Data at s to a new Digest in the pieces
+// in.Splits delimits and judges what it reports.
+func (c *checker) callDigest(s site, in Input) *equiv.Counterexample {
+	want := ref.Sum(in.Data, 0)
+	b := c.place(s, in.Data)
+	var problem string
+	p := equiv.Catch(func() { problem = c.feed(b, in.Splits, want) })
+	if c.cfg.SamePanic(equiv.PanicValue(p), nil) && problem == "" {
+		return nil
+	}
+	return mismatch(s, in, problem, fmt.Sprintf("Sum16() = %#04x", want), p)
+}
+
+// feed writes b to a new Digest in the pieces splits delimits, after
+// garbage and a Reset (no state may leak through Reset), then checks Sum16,
+// Sum, Size and Sum16 again, and describes the first problem, or returns "".
+func (c *checker) feed(b []byte, splits []int, want uint16) string {
+	d := c.impl.New()
+	d.Write([]byte{0xFF, 0x01, 0x7F})
+	d.Reset()
+	prev := 0
+	for _, end := range append(slices.Clone(splits), len(b)) {
+		if n, err := d.Write(b[prev:end]); n != end-prev || err != nil {
+			return fmt.Sprintf("Write(%d bytes) = %d, %v", end-prev, n, err)
+		}
+		prev = end
+	}
+	if got := d.Sum16(); got != want {
+		return fmt.Sprintf("Sum16() = %#04x", got)
+	}
+	wantSum := []byte{0xEE, byte(^want >> 8), byte(^want)}
+	if sum := d.Sum([]byte{0xEE}); !bytes.Equal(sum, wantSum) {
+		return fmt.Sprintf("Sum([ee]) = %x, want %x", sum, wantSum)
+	}
+	if d.Size() != 2 {
+		return fmt.Sprintf("Size() = %d, want 2", d.Size())
+	}
+	if again := d.Sum16(); again != want {
+		return fmt.Sprintf("Sum16 after Sum = %#04x, want %#04x", again, want)
+	}
+	return ""
+}
+
+// mismatch is the counterexample of in at s, on which the implementation
+// returned got (or panicked with p) and the reference want.
+func mismatch(s site, in Input, got, want string, p *equiv.Panic) *equiv.Counterexample {
+	ce := &equiv.Counterexample{
+		Func:       in.Func,
+		Input:      bytes.Clone(in.Data),
+		Args:       in.args(s),
+		Got:        got,
+		Want:       want,
+		Stack:      equiv.StackOf(p),
+		FuzzTarget: fuzzName,
+		FuzzArgs:   in.fuzzArgs(),
+	}
+	if p != nil {
+		ce.Got = fmt.Sprintf("panic(%v)", p.Value)
+	}
+	return ce
+}
+
+// args renders in's coordinates other than Data, and where it lay.
+func (in Input) args(s site) string {
+	var a string
+	switch in.Func {
+	case "Sum":
+		a = fmt.Sprintf("initial=%#04x align=%d", in.Initial, in.Align)
+	case "Checksum":
+		a = fmt.Sprintf("align=%d", in.Align)
+	case "Digest":
+		a = fmt.Sprintf("align=%d splits=%v", in.Align, in.Splits)
+	case "Update":
+		u := in.Update
+		a = fmt.Sprintf("checksum=%#04x old=%#04x new=%#04x", u[0], u[1], u[2])
+	}
+	if w := s.where(); w != "" {
+		a += " " + w
+	}
+	return a
+}
+
+// fuzzArgs returns in as the arguments of FuzzChecksum, or nil if the plan
+// cannot encode it (a Digest with more than 7 splits, or past 65535 bytes).
+func (in Input) fuzzArgs() []any {
+	p := plan{align: in.Align}
+	switch in.Func {
+	case "Digest":
+		if len(in.Splits) > maxSplits || len(in.Data) > 0xFFFF {
+			return nil
+		}
+		p.splits = in.Splits
+	case "Update":
+		p.update = &in.Update
+	}
+	initial := uint16(0)
+	if in.Func == "Sum" {
+		initial = in.Initial
+	}
+	return []any{append([]byte{}, in.Data...), initial, encodePlan(p)}
+}

@@ -1,0 +1,165 @@
+// Package checksumtest checks an implementation of the Internet checksum
+// (RFC 1071, with RFC 1624's incremental update) against
+// reference/checksum: published vectors, a bounded-exhaustive grid of
+// lengths, alignments and carry-heavy contents, guard pages, rapid and
+// gopter properties, and the seed corpus. It is to a checksum what
+// testing/fstest is to a file system:
+//
+//	func TestMySum(t *testing.T) {
+//		checksumtest.Test(t, checksumtest.Impl{Sum: mypkg.Sum, Update: mypkg.Update})
+//	}
+//
+//	func FuzzMySum(f *testing.F) { checksumtest.Fuzz(f, checksumtest.Impl{Sum: mypkg.Sum}) }
+//
+// Check returns the same verdict as an error, for use outside "go test";
+// options from package equiv (WithLevel, WithSeed, AnyPanic, MapErrors,
+// and Exclude here) tune a run.
+package checksumtest
+
+import (
+	"errors"
+	"fmt"
+	"hash"
+	"testing"
+
+	"github.com/equivcheck/equivcheck/corpus"
+	"github.com/equivcheck/equivcheck/equiv"
+)
+
+// pair names the pair in every Result and Counterexample.
+const pair = "checksum"
+
+// Digest is the streaming interface a checksum implementation offers: a
+// hash.Hash whose Sum appends the 2-byte big-endian checksum, plus Sum16,
+// the running one's-complement sum.
+type Digest interface {
+	hash.Hash
+	Sum16() uint16
+}
+
+// Impl is an implementation of the Internet checksum to check against
+// reference/checksum. Sum is required; a nil Checksum, Update or New is
+// not checked, and each method's Result lists it in Unchecked.
+type Impl struct {
+	// Name optionally labels the implementation in messages ("avx2").
+	Name string
+	// Sum returns the one's-complement sum of b's big-endian 16-bit words
+	// (an odd last byte padded on the right) accumulated onto initial.
+	Sum func(b []byte, initial uint16) uint16
+	// Checksum returns ^Sum(b, 0).
+	Checksum func(b []byte) uint16
+	// Update returns the checksum field after a covered word changes from
+	// old to new (RFC 1624 §3, Eqn. 3).
+	Update func(checksum, old, new uint16) uint16
+	// New returns a Digest whose Sum16 after writing b is Sum(b, 0).
+	New func() Digest
+}
+
+// GridLen is the longest input of the suite's grid of lengths ×
+// alignments × content classes. It is at least twice the widest stride of
+// the optimized code (a 256-byte unrolled AVX-512 loop) plus 64, and above
+// the 63 + 2×256 + 64 = 639 bytes past which that loop, which starts at the
+// 64-byte block holding the first byte, runs twice at every alignment; so
+// every path is entered with 0, 1 and 2 iterations of every loop and every
+// tail length. docs/equivalence.md has the argument.
+const GridLen = 3 * 256
+
+// Input is one input of the suite, as an Exclude function sees it before it
+// is compared. Which fields are set depends on Func:
+//
+//   - "Sum": Data, Initial and Align.
+//   - "Checksum": Data and Align.
+//   - "Digest": Data, Align and Splits (a new Digest is fed Data in
+//     pieces ending at each split, then the rest). In the Digest state
+//     machine of the properties method, Data and Splits are what was
+//     written since the last Reset, and Align is 0.
+//   - "Update": Update only.
+//
+// Data belongs to the suite: an Exclude function must neither modify nor
+// retain it.
+type Input struct {
+	Func    string    // "Sum", "Checksum", "Digest" or "Update"
+	Data    []byte    // the bytes summed
+	Initial uint16    // Sum's initial value
+	Align   int       // offset of Data's first byte from a 64-byte boundary
+	Splits  []int     // sorted positions in Data where the Digest's writes end
+	Update  [3]uint16 // Update's arguments: checksum, old, new
+}
+
+// Exclude declares the inputs for which out returns true out of the
+// implementation's scope: they are not compared, and every Result lists
+// label with their number. It is equiv.Exclude for this pair's Input.
+func Exclude(label string, out func(Input) bool) equiv.Option {
+	return equiv.Exclude(label, func(in any) bool {
+		i, ok := in.(Input)
+		return ok && out(i)
+	})
+}
+
+// NewSuite returns the suite that checks impl: the methods vectors,
+// exhaustive, guard and properties, and the fuzz target FuzzChecksum whose
+// seed corpus (corpus/checksum) the engine's corpus method replays. If
+// impl.Sum is nil, the suite's Err says so and nothing runs. A Suite may be
+// checked from several goroutines at once.
+func NewSuite(impl Impl) equiv.Suite {
+	if impl.Sum == nil {
+		return equiv.Suite{Pair: pair, Err: nilSumError(impl)}
+	}
+	every := unchecked(impl, "Checksum", "Update", "New")
+	return equiv.Suite{
+		Pair: pair,
+		Methods: []equiv.Method{
+			{Name: equiv.MethodVectors, Func: withChecker(impl, runVectors), Unchecked: every},
+			{Name: equiv.MethodExhaustive, Func: withChecker(impl, runExhaustive), Unchecked: every},
+			{Name: equiv.MethodGuard, Func: withChecker(impl, runGuard), Skip: equiv.GuardSkip(),
+				Unchecked: unchecked(impl, "New")},
+			{Name: equiv.MethodProperties, Func: func(r *equiv.Run) error {
+				// Run.Property and Run.Law count every case themselves,
+				// so this checker counts nothing.
+				return runProperties(newChecker(impl, r.Config(), nil), r)
+			}, Unchecked: unchecked(impl, "Update", "New")},
+		},
+		Targets: []equiv.FuzzTarget{fuzzTarget(impl)},
+		Corpus:  corpus.FS,
+	}
+}
+
+// withChecker adapts a method written against a checker to an
+// equiv.Method's Func: every run gets a fresh checker counting into it.
+func withChecker(impl Impl, m func(*checker, *equiv.Run) error) func(*equiv.Run) error {
+	return func(r *equiv.Run) error { return m(newChecker(impl, r.Config(), r.Count), r) }
+}
+
+func nilSumError(impl Impl) error {
+	if impl.Name != "" {
+		return fmt.Errorf("checksumtest: Impl.Sum is nil (%s)", impl.Name)
+	}
+	return errors.New("checksumtest: Impl.Sum is nil")
+}
+
+// unchecked lists, for Method.Unchecked, which of the optional functions
+// named in funcs impl leaves nil.
+func unchecked(impl Impl, funcs ...string) []string {
+	missing := map[string]bool{"Checksum": impl.Checksum == nil, "Update": impl.Update == nil, "New": impl.New == nil}
+	var out []string
+	for _, f := range funcs {
+		if missing[f] {
+			out = append(out, fmt.Sprintf("%s: Impl.%s is nil", f, f))
+		}
+	}
+	return out
+}
+
+// Check checks impl against reference/checksum with every method at the
+// configured level and returns the joined counterexamples (each matching
+// equiv.ErrMismatch), or nil if impl agreed on every input. A nil impl.Sum
+// is the one error returned.
+func Check(impl Impl, opts ...equiv.Option) error {
+	return equiv.Check(NewSuite(impl), opts...)
+}
+
+// Test runs Check as subtests of t, one per method (see equiv.Test).
+func Test(t *testing.T, impl Impl, opts ...equiv.Option) {
+	t.Helper()
+	equiv.Test(t, NewSuite(impl), opts...)
+}

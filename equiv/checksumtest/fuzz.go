@@ -1,0 +1,177 @@
+package checksumtest
+
+import (
+	"slices"
+	"testing"
+
+	fuzzheaders "github.com/AdaLogics/go-fuzz-headers"
+
+	"github.com/equivcheck/equivcheck/corpus"
+	"github.com/equivcheck/equivcheck/equiv"
+)
+
+// fuzzName is the fuzz target's name: its regression directory and
+// Counterexample.FuzzTarget.
+const fuzzName = "FuzzChecksum"
+
+// fuzzTarget is FuzzChecksum(data []byte, initial uint16, plan []byte) for
+// impl, whose seed corpus is corpus/checksum.
+func fuzzTarget(impl Impl) equiv.FuzzTarget {
+	return equiv.FuzzTarget{
+		Name:   fuzzName,
+		Args:   []string{"[]byte", "uint16", "[]byte"},
+		Corpus: pair,
+		Check: func(cfg *equiv.Config, v []any) (*equiv.Counterexample, int) {
+			return checkInput(impl, cfg, v[0].([]byte), v[1].(uint16), v[2].([]byte))
+		},
+	}
+}
+
+// CheckInput checks impl on one input of the fuzz target
+// FuzzChecksum(data, initial, plan): Sum(data, initial) and Checksum(data)
+// with data at the alignment the plan names, a Digest fed data in the
+// pieces the plan names, and Update on the triple the plan names, if it
+// names one. The plan is decoded with go-fuzz-headers: a byte (alignment
+// mod 64), a byte (number of splits mod 8), that many uint16 split
+// positions (mod len(data)+1, sorted), and three uint16s for Update. Fuzz
+// and the corpus method call the same check, so a corpus file means the
+// same thing to both. It returns the minimized *equiv.Counterexample
+// (Pair "checksum", Method "fuzz") of the first function that disagreed.
+func CheckInput(impl Impl, data []byte, initial uint16, plan []byte, opts ...equiv.Option) error {
+	if impl.Sum == nil {
+		return nilSumError(impl)
+	}
+	if ce, _ := checkInput(impl, equiv.NewConfig(opts...), data, initial, plan); ce != nil {
+		ce.Pair, ce.Method = pair, "fuzz"
+		return ce
+	}
+	return nil
+}
+
+// checkInput checks one input of FuzzChecksum and returns the first
+// counterexample and the number of inputs compared: 1, or 0 if every call
+// was out of scope.
+func checkInput(impl Impl, cfg *equiv.Config, data []byte, initial uint16, planBytes []byte) (*equiv.Counterexample, int) {
+	compared := 0
+	c := newChecker(impl, cfg, func(int) { compared = 1 })
+	p := decodePlan(planBytes, len(data))
+	if ce := c.sum(aligned(p.align), data, initial); ce != nil {
+		return ce, compared
+	}
+	if ce := c.checksum(aligned(p.align), data); ce != nil {
+		return ce, compared
+	}
+	if ce := c.digest(aligned(p.align), data, p.splits); ce != nil {
+		return ce, compared
+	}
+	if p.update != nil {
+		return c.update(p.update[0], p.update[1], p.update[2]), compared
+	}
+	return nil, compared
+}
+
+// Fuzz fuzzes impl against the reference with the target FuzzChecksum,
+// seeded from the corpus, so that a fuzz target of your own is one line:
+//
+//	func FuzzMySum(f *testing.F) { checksumtest.Fuzz(f, checksumtest.Impl{Sum: mypkg.Sum}) }
+//
+// Each input is checked as CheckInput checks it; a disagreement is an
+// error of the fuzz test, reported with its minimized counterexample.
+func Fuzz(f *testing.F, impl Impl, opts ...equiv.Option) {
+	f.Helper()
+	FuzzAll(f, []Impl{impl}, opts...)
+}
+
+// FuzzAll is Fuzz for several implementations at once (the variants of one
+// package, say): every input is checked on each of impls, and each
+// disagreement is reported with the implementation's Name.
+func FuzzAll(f *testing.F, impls []Impl, opts ...equiv.Option) {
+	f.Helper()
+	for _, impl := range impls {
+		if impl.Sum == nil {
+			f.Fatal(nilSumError(impl))
+		}
+	}
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, initial uint16, plan []byte) {
+		for _, impl := range impls {
+			if err := CheckInput(impl, data, initial, plan, opts...); err != nil {
+				t.Errorf("%s: %v", impl.Name, err)
+			}
+		}
+	})
+}
+
+// addSeeds adds the seed corpus to f (apart from f.Fuzz: see
+// equiv.AddSeeds).
+func addSeeds(f *testing.F) {
+	f.Helper()
+	equiv.AddSeeds(f, equiv.Suite{Pair: pair, Corpus: corpus.FS}, fuzzTarget(Impl{}))
+}
+
+// maxSplits is the most Digest splits a plan holds.
+const maxSplits = 7
+
+// plan is the decoded form of FuzzChecksum's plan argument.
+type plan struct {
+	align  int        // offset of data from a 64-byte boundary
+	splits []int      // Digest write boundaries (positions into data)
+	update *[3]uint16 // Update(checksum, old, new), if present
+}
+
+// decodePlan reads, with go-fuzz-headers: a byte (alignment mod 64), a
+// byte (number of splits mod 8), that many uint16 split positions (taken
+// mod dataLen+1 and sorted), and three uint16s for Update. Whatever the
+// plan runs out before keeps its default.
+func decodePlan(b []byte, dataLen int) plan {
+	var p plan
+	c := fuzzheaders.NewConsumer(b)
+	a, err := c.GetByte()
+	if err != nil {
+		return p
+	}
+	p.align = int(a % 64)
+	n, err := c.GetByte()
+	if err != nil {
+		return p
+	}
+	for range n % (maxSplits + 1) {
+		v, err := c.GetUint16()
+		if err != nil {
+			break
+		}
+		p.splits = append(p.splits, int(v)%(dataLen+1))
+	}
+	slices.Sort(p.splits)
+	if len(p.splits) < int(n%(maxSplits+1)) {
+		return p // the plan ran out among the splits
+	}
+	var u [3]uint16
+	for i := range u {
+		if u[i], err = c.GetUint16(); err != nil {
+			return p
+		}
+	}
+	p.update = &u
+	return p
+}
+
+// encodePlan is the inverse of decodePlan for splits below 65536 and at
+// most maxSplits of them.
+func encodePlan(p plan) []byte {
+	b := []byte{byte(p.align), byte(len(p.splits))}
+	u16 := func(v uint16) {
+		// Two bytes, then a byte go-fuzz-headers reads as "not little
+		// endian" (odd), so the value is read big-endian.
+		b = append(b, byte(v>>8), byte(v), 1)
+	}
+	for _, s := range p.splits {
+		u16(uint16(s))
+	}
+	if p.update != nil {
+		for _, v := range p.update {
+			u16(v)
+		}
+	}
+	return b
+}

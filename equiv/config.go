@@ -1,0 +1,242 @@
+package equiv
+
+import (
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+)
+
+// Level names a set of input domains. Each suite documents, per level, which
+// inputs it enumerates; docs/equivalence.md argues why they suffice.
+type Level int
+
+const (
+	// Quick is the level CI and the release gate run by default: every
+	// behaviour class of the optimized code, in well under a minute.
+	Quick Level = iota
+	// Standard adds the larger exhaustive spaces (for the checksum, every
+	// 3-byte input) and more property and random checks.
+	Standard
+	// Deep adds long random sweeps and much larger property runs; it is
+	// meant for release candidates and can take many minutes.
+	Deep
+)
+
+var levelNames = [...]string{Quick: "quick", Standard: "standard", Deep: "deep"}
+
+func (l Level) String() string {
+	if l >= 0 && int(l) < len(levelNames) {
+		return levelNames[l]
+	}
+	return fmt.Sprintf("Level(%d)", int(l))
+}
+
+// ParseLevel returns the Level named s ("quick", "standard" or "deep").
+func ParseLevel(s string) (Level, error) {
+	for l, name := range levelNames {
+		if s == name {
+			return Level(l), nil
+		}
+	}
+	return 0, fmt.Errorf("equiv: unknown level %q (want quick, standard or deep)", s)
+}
+
+// An Option configures a run of a suite (Check, Test, a pair's CheckInput
+// and Fuzz).
+type Option func(*Config)
+
+// Config is the configuration of one run, built from Options by NewConfig.
+// Suites read it through a Run; a pair's CheckInput builds one of its own.
+type Config struct {
+	level       Level
+	seed        uint64
+	report      func(Result)
+	methods     func(string) bool
+	corpus      fs.FS
+	regressions fs.FS
+	mapErr      func(error) error
+	anyPanic    bool
+	scopes      []scope
+}
+
+// scope is one out-of-scope restriction: inputs for which out returns true
+// are not compared, and how many were left out is reported.
+type scope struct {
+	label string
+	out   func(input any) bool
+	n     *int64
+}
+
+// WithLevel selects the input domains to enumerate. The default is Quick.
+func WithLevel(l Level) Option { return func(c *Config) { c.level = l } }
+
+// WithSeed fixes the seed of every random choice, so that a failure reported
+// with its seed can be reproduced. The default is a fresh random seed, which
+// is reported in every Result and Counterexample.
+func WithSeed(seed uint64) Option { return func(c *Config) { c.seed = seed } }
+
+// WithReport registers a function called once per method with its Result,
+// including methods that were skipped. It is called from the goroutine that
+// called Check.
+func WithReport(f func(Result)) Option { return func(c *Config) { c.report = f } }
+
+// WithMethods restricts the run to the methods for which keep returns true.
+// Methods not kept are reported as skipped with the reason "not selected".
+func WithMethods(keep func(method string) bool) Option {
+	return func(c *Config) { c.methods = keep }
+}
+
+// WithCorpus replaces the seed corpus replayed by the corpus method. fsys
+// holds one directory per pair ("checksum/", "websocket/", "quic/"; see
+// FuzzTarget.Corpus) of files in the "go test fuzz v1" format. The default
+// is the suite's own (for this module's pairs, the corpus embedded from the
+// repository's corpus/ directory).
+func WithCorpus(fsys fs.FS) Option { return func(c *Config) { c.corpus = fsys } }
+
+// WithRegressions adds a directory of regression inputs to the corpus
+// method, laid out as "go test" lays out testdata/fuzz: one directory per
+// fuzz target name ("FuzzChecksum/…"). A target with no directory there
+// replays none. The release gate passes fuzz/testdata/fuzz, where it writes
+// its counterexamples.
+func WithRegressions(fsys fs.FS) Option { return func(c *Config) { c.regressions = fsys } }
+
+// MapErrors maps the errors of the implementation under test onto the
+// reference's error classes before they are compared: a parser that
+// returns io.ErrUnexpectedEOF where the reference returns ErrTruncated
+// passes map = func(err) { if errors.Is(err, io.ErrUnexpectedEOF) { return
+// quic.ErrTruncated }; return err }. The reference's errors are not mapped.
+// Every Result says that errors were mapped.
+func MapErrors(m func(error) error) Option { return func(c *Config) { c.mapErr = m } }
+
+// AnyPanic accepts any panic of the implementation where the reference
+// panics, instead of requiring the same panic value. Every Result says so.
+func AnyPanic() Option { return func(c *Config) { c.anyPanic = true } }
+
+// Exclude declares inputs out of the implementation's documented scope:
+// for every input on which out returns true, nothing is compared. The
+// value passed to out is the pair's input type (checksumtest.Input,
+// websockettest.Input, quictest.Input); the pair packages have typed
+// wrappers. Each Result lists label with the number of inputs left out, so
+// that nobody mistakes the narrowed domain for the full one.
+func Exclude(label string, out func(input any) bool) Option {
+	return func(c *Config) { c.scopes = append(c.scopes, scope{label: label, out: out}) }
+}
+
+// NewConfig applies opts to the defaults: level Quick, a fresh random seed.
+func NewConfig(opts ...Option) *Config {
+	c := &Config{level: Quick}
+	for _, o := range opts {
+		o(c)
+	}
+	if c.seed == 0 {
+		c.seed = rand.Uint64() | 1
+	}
+	for i := range c.scopes {
+		c.scopes[i].n = new(int64)
+	}
+	return c
+}
+
+// Level is the configured level.
+func (c *Config) Level() Level { return c.level }
+
+// Seed is the seed every random choice derives from.
+func (c *Config) Seed() uint64 { return c.seed }
+
+// MapError returns the implementation's error err as MapErrors maps it (err
+// itself without MapErrors). Suites that compare whole results holding an
+// error map the implementation's error with it, then compare by identity.
+func (c *Config) MapError(err error) error {
+	if c.mapErr != nil && err != nil {
+		return c.mapErr(err)
+	}
+	return err
+}
+
+// SameError reports whether the implementation's error got agrees with the
+// reference's want: the same error after MapErrors, by identity. A
+// suite compares errors only through SameError.
+func (c *Config) SameError(got, want error) bool {
+	return c.MapError(got) == want
+}
+
+// SamePanic reports whether the implementation's panic value got (nil: no
+// panic) agrees with the reference's want: both nil, or both panics with
+// equal values (or, with AnyPanic, both panics). Values are compared by
+// their type and formatted text, since a panic value need not be
+// comparable.
+func (c *Config) SamePanic(got, want any) bool {
+	switch {
+	case got == nil || want == nil:
+		return got == nil && want == nil
+	case c.anyPanic:
+		return true
+	}
+	return reflect.TypeOf(got) == reflect.TypeOf(want) && fmt.Sprint(got) == fmt.Sprint(want)
+}
+
+// Excluded reports whether input is out of scope (see Exclude), counting
+// it for the report if so. A suite calls it on every input before
+// comparing, and compares nothing for an excluded one. It is a function
+// rather than a method so that, with no Exclude option, the input is not
+// converted to an interface (which would allocate on every call).
+func Excluded[T any](c *Config, input T) bool {
+	for _, s := range c.scopes {
+		if s.out(input) {
+			*s.n++
+			return true
+		}
+	}
+	return false
+}
+
+// OutOfScope reports whether input is out of scope without counting it
+// (for minimization, which tries candidates that are not inputs of the
+// domain proper).
+func OutOfScope[T any](c *Config, input T) bool {
+	for _, s := range c.scopes {
+		if s.out(input) {
+			return true
+		}
+	}
+	return false
+}
+
+// resetScopes zeroes the exclusion counts, at the start of each method.
+func (c *Config) resetScopes() {
+	for _, s := range c.scopes {
+		*s.n = 0
+	}
+}
+
+// narrowing describes what this configuration relaxes or leaves out, for
+// Result.Narrowed.
+func (c *Config) narrowing() []string {
+	var out []string
+	if c.mapErr != nil {
+		out = append(out, "errors mapped by MapErrors")
+	}
+	if c.anyPanic {
+		out = append(out, "any panic accepted where the reference panics (AnyPanic)")
+	}
+	for _, s := range c.scopes {
+		out = append(out, fmt.Sprintf("excluded %q: %d inputs", s.label, *s.n))
+	}
+	return out
+}
+
+// Pick returns the value for r's level: quick, standard or deep.
+func Pick[V any](r *Run, quick, standard, deep V) V {
+	switch r.cfg.level {
+	case Quick:
+		return quick
+	case Standard:
+		return standard
+	}
+	return deep
+}
+
+// describe renders a list of narrowings for messages.
+func describe(n []string) string { return strings.Join(n, "; ") }

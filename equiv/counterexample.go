@@ -1,0 +1,136 @@
+package equiv
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+)
+
+// ErrMismatch is matched (with errors.Is) by every Counterexample: the
+// implementation under test disagreed with the reference.
+var ErrMismatch = errors.New("implementation disagrees with the reference")
+
+// ErrNothingChecked is reported for a method that ran but compared no input:
+// a check that did not run is never reported as a pass.
+var ErrNothingChecked = errors.New("method compared no input")
+
+// Counterexample is a minimized input on which the implementation under test
+// and the reference disagree. It is an error matching ErrMismatch.
+type Counterexample struct {
+	Pair   string // "checksum"
+	Method string // the method that found it
+	Func   string // the function that disagreed, such as "Sum" or "Digest"
+	Input  []byte // the whole input, after minimization
+	Args   string // every other coordinate: initial value, alignment, split points, …
+	Got    string // what the implementation returned
+	Want   string // what the reference returned
+	Seed   uint64 // the seed of the run that found it
+	// Stack is the implementation's stack when it panicked, if it did.
+	Stack string
+
+	// FuzzTarget and FuzzArgs reproduce the counterexample as the
+	// arguments of the pair's fuzz target (the pair package's Fuzz
+	// helper, and this module's fuzz/FuzzX): see FuzzFile.
+	FuzzTarget string
+	FuzzArgs   []any
+}
+
+func (c *Counterexample) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s/%s: %s(len=%d", c.Pair, c.Method, c.Func, len(c.Input))
+	if c.Args != "" {
+		fmt.Fprintf(&b, " %s", c.Args)
+	}
+	fmt.Fprintf(&b, ") = %s, want %s; input %s (seed %d)", c.Got, c.Want, hexString(c.Input), c.Seed)
+	return b.String()
+}
+
+// Is reports whether target is ErrMismatch.
+func (c *Counterexample) Is(target error) bool { return target == ErrMismatch }
+
+// FuzzFile returns the counterexample as a file in the "go test fuzz v1"
+// format and the name "go test" would give it (a hash of the content), or
+// ok false if it has no fuzz-target form. Placed in testdata/fuzz/FuzzX/ of
+// a package whose FuzzX calls the pair's Fuzz helper, it is replayed by
+// every plain "go test" from then on.
+func (c *Counterexample) FuzzFile() (name string, data []byte, ok bool) {
+	if c.FuzzTarget == "" || c.FuzzArgs == nil {
+		return "", nil, false
+	}
+	data = MarshalFuzzInput(c.FuzzArgs...)
+	sum := sha256.Sum256(data)
+	return fmt.Sprintf("%x", sum[:8]), data, true
+}
+
+// hexString renders b as hex, eliding the middle of long inputs (the
+// whole input is in Counterexample.Input and FuzzFile).
+func hexString(b []byte) string {
+	const max = 256
+	if len(b) <= max {
+		return fmt.Sprintf("%x", b)
+	}
+	return fmt.Sprintf("%x…(%d bytes)…%x", b[:max/2], len(b)-max, b[len(b)-max/2:])
+}
+
+// Panic is a recovered panic: its value and the stack where it happened.
+type Panic struct {
+	Value any
+	Stack string
+}
+
+// Catch calls f and returns the panic it raised, with its stack, or nil.
+func Catch(f func()) (p *Panic) {
+	defer func() {
+		if v := recover(); v != nil {
+			p = &Panic{Value: v, Stack: string(debug.Stack())}
+		}
+	}()
+	f()
+	return nil
+}
+
+// PanicValue returns the value p panicked with, or nil if p is nil.
+func PanicValue(p *Panic) any {
+	if p == nil {
+		return nil
+	}
+	return p.Value
+}
+
+// StackOf returns p's stack, or "" if p is nil.
+func StackOf(p *Panic) string {
+	if p == nil {
+		return ""
+	}
+	return p.Stack
+}
+
+// Counterexamples returns every Counterexample in err, which may be the
+// joined error returned by Check.
+func Counterexamples(err error) []*Counterexample {
+	var out []*Counterexample
+	for _, e := range Flatten(err) {
+		var c *Counterexample
+		if errors.As(e, &c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Flatten undoes errors.Join, recursively.
+func Flatten(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, Flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}

@@ -1,0 +1,206 @@
+package gate_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/equivcheck/equivcheck/equiv"
+	"github.com/equivcheck/equivcheck/equiv/checksumtest"
+	"github.com/equivcheck/equivcheck/equiv/gate"
+	ref "github.com/equivcheck/equivcheck/reference/checksum"
+)
+
+// refVariant is the reference checksum wired as a variant under test.
+var refVariant = gate.Variant{Name: "ref", Suite: checksumtest.NewSuite(checksumtest.Impl{
+	Sum: ref.Sum, Checksum: ref.Checksum, Update: ref.Update,
+	New: func() checksumtest.Digest { return ref.New() },
+})}
+
+// dropOdd ignores a trailing odd byte.
+func dropOdd(b []byte, initial uint16) uint16 { return ref.Sum(b[:len(b)&^1], initial) }
+
+func runGate(t *testing.T, variants []gate.Variant, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = gate.Run("equivcheck", args, &out, &errOut, variants)
+	return code, out.String(), errOut.String()
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	corrupt, wrongSig, notFuzz, missingPair := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(corrupt, "checksum", "bad"), "go test fuzz v1\n[]byte(\"ok\")\nuint16(70000)\n[]byte(\"\")\n")
+	writeFile(t, filepath.Join(wrongSig, "checksum", "short"), "go test fuzz v1\n[]byte(\"ok\")\n")
+	writeFile(t, filepath.Join(notFuzz, "checksum", "junk"), "\x00\x01garbage")
+	badRegression := t.TempDir()
+	writeFile(t, filepath.Join(badRegression, "FuzzChecksum", "empty"), "")
+
+	for _, tc := range []struct {
+		args []string
+		want string // in the one-line message
+	}{
+		{[]string{"-level", "extreme"}, "-level"},
+		{[]string{"-nosuchflag"}, "nosuchflag"},
+		{[]string{"-seed", "minus-one"}, "seed"},
+		{[]string{"-run", "("}, "-run"},
+		{[]string{"-run", "^nothing-matches$"}, "no check matches"},
+		{[]string{"-require", "sse9"}, "sse9"},
+		{[]string{"-corpus", filepath.Join(corrupt, "absent")}, "-corpus"},
+		{[]string{"-corpus", corrupt}, "checksum/bad"},
+		{[]string{"-corpus", wrongSig}, "checksum/short"},
+		{[]string{"-corpus", notFuzz}, "checksum/junk"},
+		{[]string{"-corpus", missingPair}, "checksum"},
+		{[]string{"-fuzzdir", badRegression}, filepath.Join(badRegression, "FuzzChecksum", "empty")},
+		{[]string{"stray"}, "stray"},
+	} {
+		code, stdout, stderr := runGate(t, []gate.Variant{refVariant}, tc.args...)
+		if code != 2 {
+			t.Errorf("equivcheck %q exited %d, want 2; stdout:\n%s", tc.args, code, stdout)
+		}
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if len(lines) != 1 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("equivcheck %q: stderr %q, want one line naming %q", tc.args, stderr, tc.want)
+		}
+		if strings.Contains(stdout, "passed") {
+			t.Errorf("equivcheck %q reported results: %s", tc.args, stdout)
+		}
+	}
+}
+
+type report struct {
+	Seed   uint64 `json:"seed"`
+	Passed int    `json:"passed"`
+	Rows   []struct {
+		Method  string `json:"method"`
+		Status  string `json:"status"`
+		Checked int64  `json:"checked"`
+	} `json:"results"`
+}
+
+func TestPassAndJSON(t *testing.T) {
+	js := filepath.Join(t.TempDir(), "report.json")
+	code, stdout, stderr := runGate(t, []gate.Variant{refVariant}, "-run", "^checksum/ref/(vectors|corpus)$", "-seed", "7", "-json", js)
+	if code != 0 {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "2 passed, 0 failed") {
+		t.Errorf("stdout lacks the summary:\n%s", stdout)
+	}
+	var rep report
+	data, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Seed != 7 || rep.Passed != 2 || len(rep.Rows) != 2 || rep.Rows[0].Checked == 0 {
+		t.Errorf("report = %+v", rep)
+	}
+}
+
+// TestRegressionsReplayed: the corpus method replays -fuzzdir's inputs of
+// the pair's targets as well as the seed corpus.
+func TestRegressionsReplayed(t *testing.T) {
+	count := func(args ...string) int64 {
+		js := filepath.Join(t.TempDir(), "report.json")
+		code, stdout, _ := runGate(t, []gate.Variant{refVariant}, append(args, "-run", "corpus", "-seed", "3", "-json", js)...)
+		if code != 0 {
+			t.Fatalf("exit %d:\n%s", code, stdout)
+		}
+		var rep report
+		data, _ := os.ReadFile(js)
+		if err := json.Unmarshal(data, &rep); err != nil || len(rep.Rows) != 1 {
+			t.Fatalf("report %s: %v", data, err)
+		}
+		return rep.Rows[0].Checked
+	}
+	dir := t.TempDir()
+	without := count("-fuzzdir", dir)
+	writeFile(t, filepath.Join(dir, "FuzzChecksum", "one"), string(equiv.MarshalFuzzInput([]byte{1, 2, 3}, uint16(9), []byte{5})))
+	writeFile(t, filepath.Join(dir, "FuzzChecksum", "two"), string(equiv.MarshalFuzzInput([]byte{}, uint16(0), []byte{})))
+	if with := count("-fuzzdir", dir); with != without+2 {
+		t.Errorf("corpus checked %d with two regression inputs, %d without", with, without)
+	}
+}
+
+func TestRequireUnavailableFails(t *testing.T) {
+	neon := gate.Variant{Name: "neon", Suite: refVariant.Suite, Skip: "not available on this machine or build"}
+	variants := []gate.Variant{refVariant, neon}
+	code, stdout, _ := runGate(t, variants, "-run", "^checksum/(ref/vectors|neon)", "-require", "neon")
+	if code != 1 || !strings.Contains(stdout, "required") {
+		t.Errorf("exit %d, want 1 with the missing required variant named:\n%s", code, stdout)
+	}
+	code, stdout, _ = runGate(t, variants, "-run", "^checksum/(ref/vectors|neon)")
+	if code != 0 || !strings.Contains(stdout, "skip") {
+		t.Errorf("without -require: exit %d, want 0 with neon skipped:\n%s", code, stdout)
+	}
+}
+
+// TestDisagreementExits1 wires a broken implementation into the gate: it must
+// exit 1, print the counterexample and write it as a fuzz input that the
+// pair's CheckInput rejects too.
+func TestDisagreementExits1(t *testing.T) {
+	broken := checksumtest.Impl{Sum: dropOdd}
+	variants := []gate.Variant{{Name: "broken", Suite: checksumtest.NewSuite(broken)}}
+	dir := t.TempDir()
+	code, stdout, stderr := runGate(t, variants, "-run", "exhaustive", "-fuzzdir", dir)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "FAIL checksum/broken/exhaustive") || !strings.Contains(stdout, "want") {
+		t.Errorf("stdout lacks the counterexample:\n%s", stdout)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "FuzzChecksum", "*"))
+	if len(files) != 1 {
+		t.Fatalf("wrote %d fuzz inputs, want 1", len(files))
+	}
+	data, _ := os.ReadFile(files[0])
+	vals, err := equiv.UnmarshalFuzzInput(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checksumtest.CheckInput(broken, vals[0].([]byte), vals[1].(uint16), vals[2].([]byte)); err == nil {
+		t.Errorf("the written fuzz input %q does not reproduce the disagreement", data)
+	}
+	// The next run replays it in the corpus method, and fails there too.
+	code, stdout, _ = runGate(t, variants, "-run", "corpus", "-fuzzdir", dir)
+	if code != 1 || !strings.Contains(stdout, "FAIL checksum/broken/corpus") {
+		t.Errorf("replaying the written input: exit %d, want 1:\n%s", code, stdout)
+	}
+}
+
+// TestUnusableImplementation: a suite that cannot start is one failed row
+// naming the missing function, not one per method.
+func TestUnusableImplementation(t *testing.T) {
+	variants := []gate.Variant{{Name: "empty", Suite: checksumtest.NewSuite(checksumtest.Impl{})}}
+	code, stdout, _ := runGate(t, variants)
+	if code != 1 || strings.Count(stdout, "Impl.Sum is nil") != 1 || strings.Count(stdout, "checksum   empty") != 1 {
+		t.Errorf("exit %d, want 1 with one row and Impl.Sum named once:\n%s", code, stdout)
+	}
+}
+
+func TestHelpListsEveryFlag(t *testing.T) {
+	code, stdout, _ := runGate(t, nil, "-help")
+	if code != 0 {
+		t.Errorf("-help exited %d", code)
+	}
+	for _, f := range []string{"-level", "-run", "-seed", "-require", "-json", "-corpus", "-fuzzdir", "-list"} {
+		if !strings.Contains(stdout, f) {
+			t.Errorf("-help does not describe %s:\n%s", f, stdout)
+		}
+	}
+}

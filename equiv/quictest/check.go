@@ -1,0 +1,337 @@
+package quictest
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/equivcheck/equivcheck/equiv"
+	quic "github.com/equivcheck/equivcheck/reference/quic"
+)
+
+// checker compares one Impl with the reference under one configuration.
+// Every method run and every fuzz input builds its own, so that a Suite
+// can be checked from several goroutines at once.
+type checker struct {
+	impl Impl
+	cfg  *equiv.Config
+	buf  []byte // scratch: where the implementation's copy of an input goes
+}
+
+func newChecker(impl Impl, cfg *equiv.Config) *checker {
+	return &checker{impl: impl, cfg: cfg}
+}
+
+// place copies data into the scratch buffer and returns the copy, with
+// capacity equal to length.
+func (c *checker) place(data []byte) []byte {
+	if cap(c.buf) < len(data) {
+		c.buf = make([]byte, max(len(data), 2048))
+	}
+	b := c.buf[:len(data):len(data)]
+	copy(b, data)
+	return b
+}
+
+// skip reports whether in is not to be compared: its function is nil, or
+// the configuration excludes it.
+func (c *checker) skip(in Input) bool {
+	return !c.impl.has(in.Func) || equiv.Excluded(c.cfg, in)
+}
+
+// agree reports whether two calls agree, given whether their results are
+// the same: both panicked alike (Config.SamePanic), or neither panicked
+// and same.
+func (c *checker) agree(got, want *equiv.Panic, same bool) bool {
+	if got != nil || want != nil {
+		return c.cfg.SamePanic(equiv.PanicValue(got), equiv.PanicValue(want))
+	}
+	return same
+}
+
+// readers are the functions that read a datagram, in the order in which a
+// datagram is checked.
+var readers = []string{funcParseHeader, funcPackets, funcParseVarint}
+
+// readerInput is the input of fn, one of readers, on data.
+func readerInput(fn string, data []byte, sdl int) Input {
+	if fn == funcParseVarint {
+		return Input{Func: fn, Data: data}
+	}
+	return Input{Func: fn, Data: data, ShortDCIDLen: sdl}
+}
+
+// input runs CheckInput's checks on (data, sdl) and returns the first
+// disagreement, minimized, and the number of comparisons made.
+func (c *checker) input(data []byte, sdl int) (*equiv.Counterexample, int) {
+	ce, n := c.reads(data, sdl, c.place)
+	if ce != nil {
+		return ce, n
+	}
+	if v, _, err := quic.ParseVarint(data); err == nil {
+		ce, k := c.appendVarint(nil, v, false)
+		return ce, n + k
+	}
+	return nil, n
+}
+
+// reads compares every function of readers on (data, sdl), placed by
+// place, and returns the first disagreement, minimized, and the number of
+// comparisons made.
+func (c *checker) reads(data []byte, sdl int, place func([]byte) []byte) (*equiv.Counterexample, int) {
+	n := 0
+	for _, fn := range readers {
+		ce, k := c.compare(readerInput(fn, data, sdl), place)
+		n += k
+		if ce != nil {
+			return ce, n
+		}
+	}
+	return nil, n
+}
+
+// structured runs CheckInput's checks on the datagram that an input of
+// FuzzQUICStructured describes.
+func (c *checker) structured(data []byte) (*equiv.Counterexample, int) {
+	d, sdl := decodeStructured(data)
+	ce, n := c.input(d, sdl)
+	if ce != nil {
+		note(ce, "from=%s", targetStructured)
+	}
+	return ce, n
+}
+
+// compare compares in.Func, one of readers, on in.Data, which place copies
+// to where the implementation reads it. It returns the minimized
+// counterexample, if any, and the number of comparisons made: 0 if in is
+// skipped, else 1.
+func (c *checker) compare(in Input, place func([]byte) []byte) (*equiv.Counterexample, int) {
+	if c.skip(in) {
+		return nil, 0
+	}
+	at := func(d []byte) *equiv.Counterexample { return c.readAt(in, d, place(d)) }
+	ce := at(in.Data)
+	if ce == nil {
+		return nil, 1
+	}
+	return c.minimize(in, ce, at), 1
+}
+
+// readAt compares in.Func on data (the reference's input) and b (the
+// implementation's: a copy of data, wherever it was placed).
+func (c *checker) readAt(in Input, data, b []byte) *equiv.Counterexample {
+	switch in.Func {
+	case funcParseHeader:
+		return c.headerAt(data, b, in.ShortDCIDLen)
+	case funcPackets:
+		return c.packetsAt(data, b, in.ShortDCIDLen)
+	}
+	return c.varintAt(data, b)
+}
+
+// minimize shrinks in.Data, on which at found ce, to a smaller input that
+// is still in scope and on which at still fails, and returns at's
+// counterexample there.
+func (c *checker) minimize(in Input, ce *equiv.Counterexample, at func([]byte) *equiv.Counterexample) *equiv.Counterexample {
+	small := equiv.ShrinkBytes(in.Data, func(d []byte) bool {
+		s := in
+		s.Data = d
+		return !equiv.OutOfScope(c.cfg, s) && at(d) != nil
+	})
+	if sce := at(small); sce != nil {
+		return sce
+	}
+	return ce // the implementation is not deterministic
+}
+
+func (c *checker) headerAt(data, b []byte, sdl int) *equiv.Counterexample {
+	want := parseWith(quic.ParseHeader, data, sdl, unmapped)
+	got := parseWith(c.impl.ParseHeader, b, sdl, c.cfg.MapError)
+	same := c.agree(got.panic, want.panic, got.view == want.view)
+	if same && bytes.Equal(b, data) {
+		return nil
+	}
+	return datagramCE(funcParseHeader, data, sdl, got.panic, modified(got.String(), same), want.String())
+}
+
+// packetsAt compares the Packets sequence on data and b: the whole
+// sequence, then the sequence stopped after each of its packets.
+func (c *checker) packetsAt(data, b []byte, sdl int) *equiv.Counterexample {
+	want := runPackets(quic.Packets, data, sdl, 0, unmapped)
+	for stop := 0; stop <= len(want.items); stop++ {
+		w := want
+		if stop > 0 {
+			w = seqView{items: want.items[:stop]}
+		}
+		got := runPackets(c.impl.Packets, b, sdl, stop, c.cfg.MapError)
+		same := c.agree(got.panic, w.panic, true) && got.sameItems(w)
+		if same && bytes.Equal(b, data) {
+			continue
+		}
+		ce := datagramCE(funcPackets, data, sdl, got.panic, modified(got.String(), same), w.String())
+		if stop > 0 {
+			note(ce, "break-after=%d", stop)
+		}
+		return ce
+	}
+	return nil
+}
+
+func (c *checker) varintAt(data, b []byte) *equiv.Counterexample {
+	want, wantP := callVarint(quic.ParseVarint, data, unmapped)
+	got, gotP := callVarint(c.impl.ParseVarint, b, c.cfg.MapError)
+	same := c.agree(gotP, wantP, got == want)
+	if same && bytes.Equal(b, data) {
+		return nil
+	}
+	ce := datagramCE(funcParseVarint, data, 0, gotP, modified(orPanic(got, gotP), same), orPanic(want, wantP))
+	ce.Args = ""
+	return ce
+}
+
+// appendVarint compares AppendVarint(prefix, v): the bytes, the prefix
+// kept, or the panic (the reference panics above 2^62-1). The prefix is
+// passed with room to spare when spare is set, and full to capacity
+// otherwise. It returns the minimized counterexample, if any, and the
+// number of comparisons made.
+func (c *checker) appendVarint(prefix []byte, v uint64, spare bool) (*equiv.Counterexample, int) {
+	in := Input{Func: funcAppendVarint, Data: prefix, Value: v}
+	if c.skip(in) {
+		return nil, 0
+	}
+	at := func(p []byte) *equiv.Counterexample { return c.appendAt(p, v, spare) }
+	ce := at(prefix)
+	if ce == nil {
+		return nil, 1
+	}
+	return c.minimize(in, ce, at), 1
+}
+
+func (c *checker) appendAt(prefix []byte, v uint64, spare bool) *equiv.Counterexample {
+	want, wantP := callAppend(quic.AppendVarint, bytes.Clone(prefix), v)
+	in := slices.Clip(bytes.Clone(prefix))
+	if spare {
+		in = append(make([]byte, 0, len(prefix)+16), prefix...)
+	}
+	got, gotP := callAppend(c.impl.AppendVarint, in, v)
+	if c.agree(gotP, wantP, bytes.Equal(got, want) && (got == nil) == (want == nil)) {
+		return nil
+	}
+	return appendCE(prefix, v, spare, gotP, orPanic(hexOf(got), gotP), orPanic(hexOf(want), wantP))
+}
+
+// packetNumber compares DecodePacketNumber(largest, truncated, pnLen): the
+// packet number, or the panic (the reference panics for pnLen outside 1..4
+// and largest in [2^62, 2^64-2]). It returns the counterexample, if any,
+// with truncated cut to its low 8·pnLen bits if it still fails so, and the
+// number of comparisons made.
+func (c *checker) packetNumber(largest, truncated uint64, pnLen int) (*equiv.Counterexample, int) {
+	in := Input{Func: funcDecodePacketNumber, Largest: largest, Truncated: truncated, PNLen: pnLen}
+	if c.skip(in) {
+		return nil, 0
+	}
+	ce := c.pnAt(largest, truncated, pnLen)
+	if ce == nil {
+		return nil, 1
+	}
+	if pnLen >= 1 && pnLen <= 4 {
+		if low := truncated & (1<<(8*pnLen) - 1); low != truncated {
+			in.Truncated = low
+			if !equiv.Excluded(c.cfg, in) {
+				if lce := c.pnAt(largest, low, pnLen); lce != nil {
+					return lce, 1
+				}
+			}
+		}
+	}
+	return ce, 1
+}
+
+func (c *checker) pnAt(largest, truncated uint64, pnLen int) *equiv.Counterexample {
+	want, wantP := callPN(quic.DecodePacketNumber, largest, truncated, pnLen)
+	got, gotP := callPN(c.impl.DecodePacketNumber, largest, truncated, pnLen)
+	if c.agree(gotP, wantP, got == want) {
+		return nil
+	}
+	return pnCE(largest, truncated, pnLen, gotP, orPanic(pnString(got), gotP), orPanic(pnString(want), wantP))
+}
+
+// datagramCE is a counterexample of fn, one of readers, on data,
+// reproduced by FuzzQUICHeader(data, sdl); p is the implementation's
+// panic, if it panicked.
+func datagramCE(fn string, data []byte, sdl int, p *equiv.Panic, got, want string) *equiv.Counterexample {
+	return &equiv.Counterexample{
+		Func:       fn,
+		Input:      bytes.Clone(data),
+		Args:       fmt.Sprintf("shortDCIDLen=%d", sdl),
+		Got:        got,
+		Want:       want,
+		Stack:      equiv.StackOf(p),
+		FuzzTarget: targetHeader,
+		FuzzArgs:   []any{bytes.Clone(data), sdl},
+	}
+}
+
+// appendCE is a counterexample of AppendVarint(prefix, v). CheckInput
+// appends the value its datagram decodes to, so a value appended to
+// nothing is reproduced by FuzzQUICHeader.
+func appendCE(prefix []byte, v uint64, spare bool, p *equiv.Panic, got, want string) *equiv.Counterexample {
+	ce := &equiv.Counterexample{
+		Func:  funcAppendVarint,
+		Input: bytes.Clone(prefix),
+		Args:  fmt.Sprintf("v=%#x spare=%v", v, spare),
+		Got:   got,
+		Want:  want,
+		Stack: equiv.StackOf(p),
+	}
+	if len(prefix) == 0 && v <= quic.MaxVarint && !spare {
+		ce.FuzzTarget, ce.FuzzArgs = targetHeader, []any{quic.AppendVarint(nil, v), 0}
+	}
+	return ce
+}
+
+// pnCE is a counterexample of DecodePacketNumber, reproduced by
+// FuzzQUICPacketNumber.
+func pnCE(largest, truncated uint64, pnLen int, p *equiv.Panic, got, want string) *equiv.Counterexample {
+	return &equiv.Counterexample{
+		Func:       funcDecodePacketNumber,
+		Args:       fmt.Sprintf("largest=%#x truncated=%#x pnLen=%d", largest, truncated, pnLen),
+		Got:        got,
+		Want:       want,
+		Stack:      equiv.StackOf(p),
+		FuzzTarget: targetPacketNumber,
+		FuzzArgs:   []any{largest, truncated, pnLen},
+	}
+}
+
+// note adds a coordinate to ce.Args and returns ce.
+func note(ce *equiv.Counterexample, format string, args ...any) *equiv.Counterexample {
+	ce.Args = strings.TrimSpace(ce.Args + " " + fmt.Sprintf(format, args...))
+	return ce
+}
+
+// modified marks an implementation's result that agrees with the
+// reference's although the input changed.
+func modified(got string, same bool) string {
+	if same {
+		return got + " but modified the input"
+	}
+	return got
+}
+
+// orPanic renders a result, or the panic that replaced it.
+func orPanic(result fmt.Stringer, p *equiv.Panic) string {
+	if p != nil {
+		return showPanic(p)
+	}
+	return result.String()
+}
+
+type hexOf []byte
+
+func (b hexOf) String() string { return fmt.Sprintf("%x", []byte(b)) }
+
+type pnString uint64
+
+func (pn pnString) String() string { return fmt.Sprintf("%d (%#x)", uint64(pn), uint64(pn)) }

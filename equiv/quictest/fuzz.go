@@ -1,0 +1,239 @@
+package quictest
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"testing"
+
+	fuzzheaders "github.com/AdaLogics/go-fuzz-headers"
+
+	"github.com/equivcheck/equivcheck/corpus"
+	"github.com/equivcheck/equivcheck/equiv"
+	quic "github.com/equivcheck/equivcheck/reference/quic"
+)
+
+// Fuzz is the body of a differential fuzz target of impl on datagrams,
+// seeded from the corpus: a user's target is one line,
+//
+//	func FuzzMyParser(f *testing.F) {
+//		quictest.Fuzz(f, quictest.Impl{ParseHeader: mypkg.ParseHeader})
+//	}
+//
+// and each input is checked with CheckInput.
+func Fuzz(f *testing.F, impl Impl, opts ...equiv.Option) {
+	f.Helper()
+	FuzzAll(f, []Impl{impl}, opts...)
+}
+
+// FuzzAll is Fuzz for several implementations (say, every CPU variant):
+// each input is checked on each of impls, and every disagreement is
+// reported, labelled with the Impl's Name.
+func FuzzAll(f *testing.F, impls []Impl, opts ...equiv.Option) {
+	f.Helper()
+	validateAll(f, impls)
+	equiv.AddSeeds(f, equiv.Suite{Pair: "quic", Corpus: corpus.FS}, targets(Impl{})[0])
+	f.Fuzz(func(t *testing.T, datagram []byte, shortDCIDLen int) {
+		for i, impl := range impls {
+			if err := CheckInput(impl, datagram, shortDCIDLen, opts...); err != nil {
+				t.Errorf("%s: %v", label(impl, i), err)
+			}
+		}
+	})
+}
+
+// FuzzStructured is the body of a fuzz target that builds each datagram
+// from the header grammar: a PacketSpec that go-fuzz-headers fills from
+// the input, optionally a coalesced second copy, byte flips and a
+// truncation read from the rest of the input (see CheckStructured). It
+// reaches deep header states that byte-level mutation of Fuzz's datagrams
+// seldom does.
+func FuzzStructured(f *testing.F, impls []Impl, opts ...equiv.Option) {
+	f.Helper()
+	validateAll(f, impls)
+	for _, seed := range structuredSeeds() {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for i, impl := range impls {
+			if err := CheckStructured(impl, data, opts...); err != nil {
+				t.Errorf("%s: %v", label(impl, i), err)
+			}
+		}
+	})
+}
+
+// FuzzPacketNumber is the body of a fuzz target of DecodePacketNumber
+// (see CheckPacketNumber), seeded with RFC 9000 Appendix A.3's example and
+// the edges of its arithmetic.
+func FuzzPacketNumber(f *testing.F, impls []Impl, opts ...equiv.Option) {
+	f.Helper()
+	validateAll(f, impls)
+	addPNSeeds(f)
+	f.Fuzz(func(t *testing.T, largest, truncated uint64, pnLen int) {
+		for i, impl := range impls {
+			if err := CheckPacketNumber(impl, largest, truncated, pnLen, opts...); err != nil {
+				t.Errorf("%s: %v", label(impl, i), err)
+			}
+		}
+	})
+}
+
+// validateAll fails f once for an Impl that has nothing to check, rather
+// than once per input.
+func validateAll(f *testing.F, impls []Impl) {
+	f.Helper()
+	for i, impl := range impls {
+		if err := impl.validate(); err != nil {
+			f.Fatalf("%s: %v", label(impl, i), err)
+		}
+	}
+}
+
+func label(impl Impl, i int) string {
+	if impl.Name != "" {
+		return impl.Name
+	}
+	return fmt.Sprintf("impl #%d", i)
+}
+
+// addPNSeeds adds FuzzQUICPacketNumber's seeds. (It is apart from the
+// f.Fuzz call, as equiv.AddSeeds is.)
+func addPNSeeds(f *testing.F) {
+	for _, c := range []struct {
+		largest, truncated uint64
+		pnLen              int
+	}{
+		{0xa82f30ea, 0x9b32, 2},         // RFC 9000 §17.1, Appendix A.3
+		{10, 0xff, 1},                   // expected_pn < pn_hwin: 255, not 511
+		{0x1ef, 0x05, 1},                // candidate + pn_win
+		{0x100, 0xf0, 1},                // candidate - pn_win
+		{1<<62 - 129, 0x00, 1},          // the strict 2^62 limit
+		{math.MaxUint64, 0x12345678, 4}, // no packet yet
+		{1 << 62, 0, 1},                 // panics
+		{0, 0, 0},                       // panics
+		{1<<62 - 1, 0xffffffff, 4},
+	} {
+		f.Add(c.largest, c.truncated, c.pnLen)
+	}
+}
+
+// fuzzSpec is the header grammar that go-fuzz-headers fills from
+// FuzzQUICStructured's input, field by field in this order (one byte for
+// each integer of at most 8 bits, four big-endian bytes for a uint32, a
+// four-byte count and that many bytes for a slice).
+type fuzzSpec struct {
+	First         byte
+	VersionClass  uint8 // mod 8: 0..4 a version class (fuzzVersions), else Version
+	Version       uint32
+	DCID, SCID    []byte
+	Token         []byte
+	TokenLenDelta int8  // -128: 2^62-1
+	TokenLenWidth uint8 // mod 5: shortest, 1, 2, 4, 8 bytes
+	LengthDelta   int8  // -128: 2^62-1
+	LengthWidth   uint8
+	Payload       []byte
+	ShortDCIDLen  uint8 // mod 24: 0..21 as is, 22 is -1, 23 is len(DCID)
+}
+
+var fuzzVersions = []uint32{quic.Version1, quic.Version2, quic.VersionNegotiation, 0xff00001d, 0x5a6a7a8a}
+
+// packet returns the PacketSpec s describes and the shortDCIDLen to parse
+// it with.
+func (s fuzzSpec) packet() (PacketSpec, int) {
+	version := s.Version
+	if c := s.VersionClass % 8; int(c) < len(fuzzVersions) {
+		version = fuzzVersions[c]
+	}
+	delta := func(d int8) int64 {
+		if d == math.MinInt8 {
+			return math.MaxInt64
+		}
+		return int64(d)
+	}
+	widths := []int{0, 1, 2, 4, 8}
+	sdl := int(s.ShortDCIDLen % 24)
+	switch sdl {
+	case 22:
+		sdl = -1
+	case 23:
+		sdl = len(s.DCID)
+	}
+	return PacketSpec{
+		First: s.First, Version: version, DCID: s.DCID, SCID: s.SCID,
+		Token: s.Token, TokenLenDelta: delta(s.TokenLenDelta), TokenLenWidth: widths[s.TokenLenWidth%5],
+		LengthDelta: delta(s.LengthDelta), LengthWidth: widths[s.LengthWidth%5],
+		Payload: s.Payload,
+	}, sdl
+}
+
+// encode is the inverse of GenerateStruct on a fuzzSpec, for seeds.
+func (s fuzzSpec) encode() []byte {
+	b := []byte{s.First, s.VersionClass}
+	b = binary.BigEndian.AppendUint32(b, s.Version)
+	for _, f := range [][]byte{s.DCID, s.SCID, s.Token} {
+		b = binary.BigEndian.AppendUint32(b, uint32(len(f)))
+		b = append(b, f...)
+	}
+	b = append(b, byte(s.TokenLenDelta), s.TokenLenWidth, byte(s.LengthDelta), s.LengthWidth)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(s.Payload)))
+	b = append(b, s.Payload...)
+	return append(b, s.ShortDCIDLen)
+}
+
+// decodeStructured builds the datagram that an input of
+// FuzzQUICStructured describes: the packet of a fuzzSpec filled from
+// data, then, while data lasts, a coalesced copy (bit 0 of the next
+// byte), up to three byte flips (bits 1-2: that many positions and XOR
+// masks) and a truncation (bit 3, at the position that follows).
+func decodeStructured(data []byte) ([]byte, int) {
+	c := fuzzheaders.NewConsumer(data)
+	var s fuzzSpec
+	_ = c.GenerateStruct(&s) // a short input leaves the rest zero
+	p, sdl := s.packet()
+	d := p.Append(nil)
+	b, err := c.GetByte()
+	if err != nil {
+		return d, sdl
+	}
+	if b&1 != 0 {
+		d = p.Append(d)
+	}
+	for range b >> 1 & 3 {
+		pos, err1 := c.GetUint16()
+		mask, err2 := c.GetByte()
+		if err1 != nil || err2 != nil || len(d) == 0 {
+			break
+		}
+		d[int(pos)%len(d)] ^= mask
+	}
+	if cut, err := c.GetUint16(); err == nil && b&8 != 0 {
+		d = d[:int(cut)%(len(d)+1)]
+	}
+	return d, sdl
+}
+
+// structuredSeeds are FuzzQUICStructured's seeds: RFC 9001's client
+// Initial header, version 2 Handshake, a Retry, a Token Length past the
+// datagram, a 1-RTT and a Version Negotiation packet, each alone and
+// coalesced twice with a byte flipped.
+func structuredSeeds() [][]byte {
+	dcid := []byte{0x83, 0x94, 0xc8, 0xf0, 0x3e, 0x51, 0x57, 0x08}
+	pad := make([]byte, 24)
+	var seeds [][]byte
+	for _, s := range []fuzzSpec{
+		// RFC 9001 Appendix A.2's client Initial header, Length on 2 bytes.
+		{First: 0xc3, VersionClass: 0, DCID: dcid, LengthWidth: 2, Payload: pad, ShortDCIDLen: 0},
+		// Version 2 Handshake, and a Retry.
+		{First: 0xf1, VersionClass: 1, DCID: dcid, SCID: dcid[:4], Payload: pad, ShortDCIDLen: 8},
+		{First: 0xf0, VersionClass: 0, SCID: dcid, Payload: append([]byte("token"), pad[:16]...)},
+		// A Token Length (on 4 bytes) past the end of the datagram.
+		{First: 0xc0, VersionClass: 0, DCID: dcid, Token: []byte{1, 2}, TokenLenDelta: 40, TokenLenWidth: 3, Payload: pad},
+		// A 1-RTT packet with its DCID, and a Version Negotiation packet.
+		{First: 0x61, DCID: dcid, Payload: pad, ShortDCIDLen: 23},
+		{First: 0x80, VersionClass: 2, DCID: dcid, Payload: []byte{0, 0, 0, 1, 0x6b, 0x33, 0x43, 0xcf}},
+	} {
+		seeds = append(seeds, s.encode(), append(s.encode(), 3, 0, 7, 0, 0xff)) // coalesced twice, byte 7 flipped
+	}
+	return seeds
+}

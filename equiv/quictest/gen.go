@@ -1,0 +1,165 @@
+package quictest
+
+import (
+	"math"
+
+	"pgregory.net/rapid"
+
+	quic "github.com/equivcheck/equivcheck/reference/quic"
+)
+
+// drawIndex draws an index into weights, each index as likely as its
+// weight (rapid shrinks towards index 0, the common case).
+func drawIndex(t *rapid.T, name string, weights ...int) int {
+	sum := 0
+	for _, w := range weights {
+		sum += w
+	}
+	x := rapid.IntRange(0, sum-1).Draw(t, name)
+	for i, w := range weights {
+		if x < w {
+			return i
+		}
+		x -= w
+	}
+	return len(weights) - 1
+}
+
+// datagramGen draws a datagram from the header grammar: one to three
+// packets (packetGen), then byte flips and a truncation; and a
+// shortDCIDLen, mostly the first packet's DCID length. The weights favour
+// well-formed Initial packets, whose header has the most fields, and
+// values at the edges of each check.
+func datagramGen(t *rapid.T) ([]byte, int) {
+	n := 1 + drawIndex(t, "packets", 6, 3, 1)
+	var d, firstDCID []byte
+	for i := range n {
+		p := packetGen(t, i, firstDCID)
+		if i == 0 {
+			firstDCID = p.DCID
+		}
+		d = p.Append(d)
+	}
+	d = mutate(t, d)
+	sdl := len(firstDCID)
+	if sdl > quic.MaxCIDLen || drawIndex(t, "other shortDCIDLen", 3, 1) == 1 {
+		sdl = []int{8, 0, 20, 1, 19, -1, 21}[drawIndex(t, "shortDCIDLen", 3, 3, 3, 1, 1, 1, 1)]
+	}
+	return d, sdl
+}
+
+// packetGen draws packet number i of a datagram whose first packet's DCID
+// is firstDCID: version and first byte (versionGen, firstGen), CIDs,
+// payload, and Token Length and Length values from their classes
+// (deltaGen) at any width.
+func packetGen(t *rapid.T, i int, firstDCID []byte) PacketSpec {
+	var p PacketSpec
+	p.Version = versionGen(t)
+	p.First = firstGen(t, p.Version)
+	if i > 0 && drawIndex(t, "same dcid", 3, 1) == 0 {
+		p.DCID = firstDCID
+	} else {
+		p.DCID = bytesOf(cidLenGen(t, "dcidLen"), rapid.Byte().Draw(t, "dcid"))
+	}
+	p.SCID = bytesOf(cidLenGen(t, "scidLen"), 0x81)
+	if drawIndex(t, "payload kind", 1, 1) == 0 {
+		p.Payload = bytesOf(rapid.IntRange(0, 48).Draw(t, "payload length"), 0x40)
+	} else {
+		p.Payload = rapid.SliceOfN(rapid.Byte(), 0, 48).Draw(t, "payload")
+	}
+	p.LengthWidth = widthGen(t, "lengthWidth")
+	p.LengthDelta = deltaGen(t, "length", len(p.Payload), len(p.Payload))
+	if p.packetType() == quic.TypeInitial {
+		p.Token = rapid.SliceOfN(rapid.Byte(), 0, 8).Draw(t, "token")
+		p.TokenLenWidth = widthGen(t, "tokenLenWidth")
+		// The bytes after the Token Length field do not depend on the
+		// field's own value.
+		built, lay := p.appendWith(nil, quic.AppendVarint)
+		p.TokenLenDelta = deltaGen(t, "tokenLen", len(p.Token), len(built)-lay.token)
+	}
+	return p
+}
+
+// versionGen draws a version: mostly 1 or 2, else Version Negotiation, an
+// unknown or greasing version (versions), or any.
+func versionGen(t *rapid.T) uint32 {
+	switch drawIndex(t, "version class", 6, 1, 1, 1) {
+	case 0:
+		return []uint32{quic.Version1, quic.Version2}[rapid.IntRange(0, 1).Draw(t, "version")]
+	case 1:
+		return quic.VersionNegotiation
+	case 2:
+		return versions[3+rapid.IntRange(0, 1).Draw(t, "version")]
+	}
+	return rapid.Uint32().Draw(t, "version")
+}
+
+// firstGen draws a first byte: mostly a long header of a type of the
+// version, else a short header with the Fixed Bit, or any byte.
+func firstGen(t *rapid.T, version uint32) byte {
+	low := rapid.Byte().Draw(t, "low")
+	switch drawIndex(t, "form", 7, 2, 1) {
+	case 0:
+		if _, known := typeBits[version]; known {
+			typ := []quic.PacketType{quic.TypeInitial, quic.TypeHandshake, quic.Type0RTT, quic.TypeRetry}[drawIndex(t, "type", 3, 1, 1, 1)]
+			return firstByte(version, typ, low)
+		}
+		return 0x80 | low
+	case 1:
+		return 0x40 | low&0x3f
+	}
+	return low
+}
+
+// cidLenGen draws a Connection ID length: an edge of the 20-byte limit,
+// or any valid length.
+func cidLenGen(t *rapid.T, name string) int {
+	if drawIndex(t, name+" class", 3, 1) == 0 {
+		return []int{8, 0, 20, 1, 19, 21, 255}[drawIndex(t, name, 4, 2, 2, 1, 1, 1, 1)]
+	}
+	return rapid.IntRange(0, 20).Draw(t, name)
+}
+
+// widthGen draws a varint width: the shortest, or 1, 2, 4 or 8 bytes.
+func widthGen(t *rapid.T, name string) int {
+	return []int{0, 1, 2, 4, 8}[drawIndex(t, name, 4, 1, 1, 1, 1)]
+}
+
+// deltaGen draws the class of a length field's value, relative to the
+// honest value and to the bytes that follow the field (rest): honest,
+// rest+1, rest, rest-1, 0, the sample minimum 20 and its neighbours,
+// 2^62-1, or anything near.
+func deltaGen(t *rapid.T, name string, honest, rest int) int64 {
+	switch drawIndex(t, name, 6, 3, 2, 2, 1, 2, 1, 1) {
+	case 1:
+		return int64(rest + 1 - honest)
+	case 2:
+		return int64(rest - honest)
+	case 3:
+		return int64(rest - 1 - honest)
+	case 4:
+		return -int64(honest)
+	case 5:
+		return int64(19 + rapid.IntRange(0, 2).Draw(t, name+" minimum") - honest)
+	case 6:
+		return math.MaxInt64
+	case 7:
+		return rapid.Int64Range(-30, 30).Draw(t, name+" near")
+	}
+	return 0
+}
+
+// mutate flips up to three bytes of d and maybe truncates it.
+func mutate(t *rapid.T, d []byte) []byte {
+	for range []int{0, 1, 2, 3}[drawIndex(t, "flips", 6, 2, 1, 1)] {
+		if len(d) == 0 {
+			break
+		}
+		i := rapid.IntRange(0, len(d)-1).Draw(t, "flip at")
+		d[i] ^= rapid.Byte().Draw(t, "flip with")
+	}
+	if drawIndex(t, "truncate", 2, 1) == 1 {
+		d = d[:rapid.IntRange(0, len(d)).Draw(t, "truncate to")]
+	}
+	return d
+}

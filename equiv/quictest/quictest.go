@@ -1,0 +1,269 @@
+// Package quictest checks an implementation of QUIC header parsing (RFC
+// 9000 §17, RFC 8999, RFC 9369), variable-length integers (RFC 9000 §16)
+// and packet number decoding (RFC 9000 Appendix A.3) against
+// reference/quic, as testing/fstest checks a file system: a test calls
+// Test(t, Impl{...}), a fuzz target calls Fuzz(f, Impl{...}), and anything
+// else calls Check, which returns the minimized counterexamples as an
+// error.
+//
+// Every function of Impl is optional, so a lone varint parser can be
+// checked: each method compares what the Impl provides and lists the rest
+// in Result.Unchecked.
+package quictest
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"testing"
+
+	"github.com/equivcheck/equivcheck/corpus"
+	"github.com/equivcheck/equivcheck/equiv"
+	quic "github.com/equivcheck/equivcheck/reference/quic"
+)
+
+// Impl is an implementation of reference/quic's API to check. It returns
+// reference/quic's Header and sentinel errors, so that results are
+// compared method by method and errors by identity (after MapErrors).
+//
+// Every function is optional: a nil one is not checked, and every method
+// says so in Result.Unchecked. At least one must be set.
+type Impl struct {
+	// Name labels the implementation in messages ("avx2"); it may be empty.
+	Name string
+
+	ParseVarint        func(b []byte) (uint64, int, error)
+	AppendVarint       func(b []byte, v uint64) []byte
+	DecodePacketNumber func(largest, truncated uint64, pnLen int) uint64
+	ParseHeader        func(b []byte, shortDCIDLen int) (quic.Header, error)
+	Packets            func(datagram []byte, shortDCIDLen int) iter.Seq2[quic.Header, error]
+}
+
+// The functions of Impl, by name: the values of Input.Func and
+// Counterexample.Func.
+const (
+	funcParseVarint        = "ParseVarint"
+	funcAppendVarint       = "AppendVarint"
+	funcDecodePacketNumber = "DecodePacketNumber"
+	funcParseHeader        = "ParseHeader"
+	funcPackets            = "Packets"
+)
+
+// The fuzz targets of the pair, named as in package fuzz.
+const (
+	targetHeader       = "FuzzQUICHeader"
+	targetStructured   = "FuzzQUICStructured"
+	targetPacketNumber = "FuzzQUICPacketNumber"
+)
+
+// has reports whether the function named fn is set.
+func (impl Impl) has(fn string) bool {
+	switch fn {
+	case funcParseVarint:
+		return impl.ParseVarint != nil
+	case funcAppendVarint:
+		return impl.AppendVarint != nil
+	case funcDecodePacketNumber:
+		return impl.DecodePacketNumber != nil
+	case funcParseHeader:
+		return impl.ParseHeader != nil
+	case funcPackets:
+		return impl.Packets != nil
+	}
+	return false
+}
+
+var allFuncs = []string{funcParseVarint, funcAppendVarint, funcDecodePacketNumber, funcParseHeader, funcPackets}
+
+// unchecked lists the nil functions, for Suite.Unchecked.
+func (impl Impl) unchecked() []string {
+	var out []string
+	for _, fn := range allFuncs {
+		if !impl.has(fn) {
+			out = append(out, fmt.Sprintf("%s: Impl.%s is nil", fn, fn))
+		}
+	}
+	return out
+}
+
+// readsDatagrams reports whether a function that reads a buffer is set:
+// the guard method has something to place against a guard page.
+func (impl Impl) readsDatagrams() bool {
+	return impl.ParseHeader != nil || impl.Packets != nil || impl.ParseVarint != nil
+}
+
+// validate returns the error of an Impl with nothing to check.
+func (impl Impl) validate() error {
+	for _, fn := range allFuncs {
+		if impl.has(fn) {
+			return nil
+		}
+	}
+	return errors.New("quictest: Impl has no function to check (ParseVarint, AppendVarint, DecodePacketNumber, ParseHeader and Packets are all nil)")
+}
+
+// NewSuite returns the suite that checks impl against reference/quic: the
+// methods vectors (RFC 9000 Appendix A, RFC 9001 Appendix A, RFC 9369
+// Appendix A and hand-built packets, each at every truncation and with
+// trailing junk), exhaustive (the header grammar's classes, every varint
+// of up to 2 bytes, packet number windows), guard (inputs flush against
+// unmapped pages), properties (gopter laws and rapid differential checks)
+// and corpus (the fuzz targets' seed and regression inputs).
+//
+// A Header agrees when every one of its methods reports the same thing:
+// slices by nil-ness, length, capacity and offset into the parsed input
+// (they must alias it), scalars by value; errors agree through
+// Config.SameError and panics through Config.SamePanic.
+//
+// Suite.Err is set only when every function of impl is nil. An Impl
+// without ParseVarint, AppendVarint, ParseHeader and Packets has nothing
+// the seed corpus (datagrams) or guard pages apply to: those methods are
+// reported skipped.
+func NewSuite(impl Impl) equiv.Suite {
+	s := equiv.Suite{Pair: "quic", Corpus: corpus.FS}
+	if s.Err = impl.validate(); s.Err != nil {
+		return s
+	}
+	s.Unchecked = impl.unchecked()
+	method := func(name string, run func(*checker, *equiv.Run) error) equiv.Method {
+		return equiv.Method{Name: name, Func: func(r *equiv.Run) error {
+			return run(newChecker(impl, r.Config()), r)
+		}}
+	}
+	guard := method(equiv.MethodGuard, (*checker).guard)
+	guard.Skip = equiv.GuardSkip()
+	if guard.Skip == "" && !impl.readsDatagrams() {
+		guard.Skip = "no function of the Impl reads a buffer (ParseVarint, ParseHeader and Packets are nil)"
+	}
+	s.Methods = []equiv.Method{
+		method(equiv.MethodVectors, (*checker).vectors),
+		method(equiv.MethodExhaustive, (*checker).exhaustive),
+		guard,
+		method(equiv.MethodProperties, (*checker).properties),
+	}
+	if impl.readsDatagrams() || impl.AppendVarint != nil {
+		s.Targets = targets(impl)
+	} else {
+		// Only DecodePacketNumber: the engine's corpus method would
+		// compare nothing and fail for it.
+		s.Methods = append(s.Methods, equiv.Method{Name: equiv.MethodCorpus,
+			Skip: "the seed corpus holds datagrams, and the Impl has only DecodePacketNumber"})
+	}
+	return s
+}
+
+// targets are the pair's fuzz targets: FuzzQUICHeader(datagram,
+// shortDCIDLen) with the seed corpus "quic", FuzzQUICStructured(data) and
+// FuzzQUICPacketNumber(largest, truncated, pnLen), whose seeds are in code
+// (FuzzStructured, FuzzPacketNumber).
+func targets(impl Impl) []equiv.FuzzTarget {
+	return []equiv.FuzzTarget{{
+		Name: targetHeader, Args: []string{"[]byte", "int"}, Corpus: "quic",
+		Check: func(cfg *equiv.Config, v []any) (*equiv.Counterexample, int) {
+			return newChecker(impl, cfg).input(v[0].([]byte), v[1].(int))
+		},
+	}, {
+		Name: targetStructured, Args: []string{"[]byte"},
+		Check: func(cfg *equiv.Config, v []any) (*equiv.Counterexample, int) {
+			return newChecker(impl, cfg).structured(v[0].([]byte))
+		},
+	}, {
+		Name: targetPacketNumber, Args: []string{"uint64", "uint64", "int"},
+		Check: func(cfg *equiv.Config, v []any) (*equiv.Counterexample, int) {
+			return newChecker(impl, cfg).packetNumber(v[0].(uint64), v[1].(uint64), v[2].(int))
+		},
+	}}
+}
+
+// Check checks impl against reference/quic with every method of NewSuite
+// at the configured level, and returns the joined counterexamples (each
+// matching equiv.ErrMismatch), or nil if impl agreed on every input.
+func Check(impl Impl, opts ...equiv.Option) error {
+	return equiv.Check(NewSuite(impl), opts...)
+}
+
+// Test runs Check as subtests of t, one per method (see equiv.Test).
+func Test(t *testing.T, impl Impl, opts ...equiv.Option) {
+	t.Helper()
+	equiv.Test(t, NewSuite(impl), opts...)
+}
+
+// CheckInput checks impl on one input of the fuzz target
+// FuzzQUICHeader(datagram, shortDCIDLen): ParseHeader(datagram,
+// shortDCIDLen); Packets(datagram, shortDCIDLen), the whole sequence and
+// the sequence stopped after each of its packets; ParseVarint(datagram);
+// and AppendVarint of the value the reference's ParseVarint decodes, if
+// any. The corpus method calls the same checks, so a corpus file means the
+// same thing to both. A disagreement is a minimized *equiv.Counterexample
+// with Method "fuzz".
+func CheckInput(impl Impl, datagram []byte, shortDCIDLen int, opts ...equiv.Option) error {
+	return checkOne(impl, opts, func(c *checker) (*equiv.Counterexample, int) {
+		return c.input(datagram, shortDCIDLen)
+	})
+}
+
+// CheckStructured checks impl on one input of the fuzz target
+// FuzzQUICStructured: the datagram that data describes (see
+// FuzzStructured), with CheckInput's checks. The counterexample's fuzz
+// form is the datagram's, as an input of FuzzQUICHeader.
+func CheckStructured(impl Impl, data []byte, opts ...equiv.Option) error {
+	return checkOne(impl, opts, func(c *checker) (*equiv.Counterexample, int) {
+		return c.structured(data)
+	})
+}
+
+// CheckPacketNumber checks impl's DecodePacketNumber on one input of the
+// fuzz target FuzzQUICPacketNumber: the decoded packet number, or the
+// panic (the reference panics for pnLen outside 1..4 and largest in
+// [2^62, 2^64-2]), must be the reference's. A nil DecodePacketNumber is
+// not checked.
+func CheckPacketNumber(impl Impl, largest, truncated uint64, pnLen int, opts ...equiv.Option) error {
+	return checkOne(impl, opts, func(c *checker) (*equiv.Counterexample, int) {
+		return c.packetNumber(largest, truncated, pnLen)
+	})
+}
+
+// checkOne runs one fuzz input's check with a configuration of its own.
+func checkOne(impl Impl, opts []equiv.Option, check func(*checker) (*equiv.Counterexample, int)) error {
+	if err := impl.validate(); err != nil {
+		return err
+	}
+	ce, _ := check(newChecker(impl, equiv.NewConfig(opts...)))
+	if ce == nil {
+		return nil
+	}
+	ce.Pair, ce.Method = "quic", "fuzz"
+	return ce
+}
+
+// Input is one input of one function of the Impl, as Exclude sees it.
+type Input struct {
+	// Func is the function called: "ParseVarint", "AppendVarint",
+	// "DecodePacketNumber", "ParseHeader" or "Packets".
+	Func string
+	// Data is the datagram (ParseHeader, Packets), the bytes to decode
+	// (ParseVarint) or the prefix appended to (AppendVarint).
+	Data []byte
+	// ShortDCIDLen is ParseHeader's and Packets' shortDCIDLen.
+	ShortDCIDLen int
+	// Largest, Truncated and PNLen are DecodePacketNumber's arguments.
+	Largest, Truncated uint64
+	PNLen              int
+	// Value is the value AppendVarint encodes.
+	Value uint64
+}
+
+// Exclude declares inputs out of the implementation's documented scope
+// (equiv.Exclude): nothing is compared on an input for which out returns
+// true, and every Result reports label with the number of inputs left out.
+// For example, a parser that handles version 1 only:
+//
+//	quictest.Exclude("version 2", func(in quictest.Input) bool {
+//		return len(in.Data) >= 5 && binary.BigEndian.Uint32(in.Data[1:]) == quic.Version2
+//	})
+func Exclude(label string, out func(Input) bool) equiv.Option {
+	return equiv.Exclude(label, func(in any) bool {
+		i, ok := in.(Input)
+		return ok && out(i)
+	})
+}

@@ -1,0 +1,163 @@
+package equiv
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/equivcheck/equivcheck/internal/atomicfile"
+)
+
+// Environment variables read by Test, so that a "go test" run can change
+// the level and seed without editing code (command-line flags would be
+// registered in every binary that imports this package):
+//
+//	EQUIV_LEVEL=deep go test ./...      # quick, standard or deep
+//	EQUIV_SEED=12345 go test ./...      # reproduce a reported seed
+//	EQUIV_FAILDIR=off go test ./...     # do not write counterexample files
+//
+// They override the Options given in code. EQUIV_FAILDIR names the
+// directory (relative to the package) where Test writes each
+// counterexample as a "go test fuzz v1" file, as rapid writes its fail
+// files; the default is testdata/equiv.
+const (
+	EnvLevel   = "EQUIV_LEVEL"
+	EnvSeed    = "EQUIV_SEED"
+	EnvFailDir = "EQUIV_FAILDIR"
+)
+
+// Test runs Check as subtests of t, one per method (so that "go test -run
+// 'TestX/exhaustive'" selects one), logs what each compared and what the
+// options narrowed, reports every failure as an error and a method that
+// cannot run here as a skip. A suite that cannot run at all (Suite.Err) is
+// one fatal error. All methods share one seed, logged, which EQUIV_SEED
+// reproduces. Test may be called from parallel tests.
+func Test(t *testing.T, s Suite, opts ...Option) {
+	t.Helper()
+	if s.Err != nil {
+		t.Fatal(s.Err)
+	}
+	env, err := envOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts = append(opts[:len(opts):len(opts)], env...)
+	seed := NewConfig(opts...).Seed()
+	opts = append(opts, WithSeed(seed))
+	for _, name := range methodNames(s) {
+		t.Run(name, func(t *testing.T) {
+			t.Helper()
+			var res *Result
+			err := Check(s, append(opts[:len(opts):len(opts)],
+				WithMethods(func(m string) bool { return m == name }),
+				WithReport(func(r Result) {
+					if r.Method == name {
+						res = &r
+					}
+				}))...)
+			if res == nil {
+				t.Fatalf("%s: suite has no method %q", s.Pair, name)
+			}
+			if res.Skipped != "" {
+				t.Skip(res.Skipped)
+			}
+			logResult(t, res)
+			for _, e := range Flatten(err) {
+				t.Error(e)
+				var ce *Counterexample
+				if errors.As(e, &ce) {
+					reportCounterexample(t, ce)
+				}
+			}
+		})
+	}
+}
+
+func methodNames(s Suite) []string {
+	var names []string
+	for _, m := range s.Methods {
+		names = append(names, m.Name)
+	}
+	if len(s.Targets) > 0 {
+		names = append(names, MethodCorpus)
+	}
+	return names
+}
+
+func logResult(t *testing.T, res *Result) {
+	t.Helper()
+	t.Logf("%s: %d inputs compared in %v (level %s, seed %d; %s=%d reproduces it)",
+		res.Method, res.Checked, res.Elapsed, res.Level, res.Seed, EnvSeed, res.Seed)
+	for _, u := range res.Unchecked {
+		t.Logf("not checked: %s", u)
+	}
+	if len(res.Narrowed) > 0 {
+		t.Logf("domain narrowed: %s", describe(res.Narrowed))
+	}
+}
+
+// reportCounterexample logs the panic stack, if any, and writes the
+// counterexample as a fuzz input under EQUIV_FAILDIR.
+func reportCounterexample(t *testing.T, ce *Counterexample) {
+	t.Helper()
+	if ce.Stack != "" {
+		t.Logf("the implementation panicked:\n%s", ce.Stack)
+	}
+	name, data, ok := ce.FuzzFile()
+	dir := os.Getenv(EnvFailDir)
+	switch {
+	case !ok || dir == "off":
+		return
+	case dir == "":
+		dir = filepath.Join("testdata", "equiv")
+	}
+	path := filepath.Join(dir, ce.FuzzTarget, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Logf("not writing the counterexample: %v", err)
+		return
+	}
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
+		t.Logf("not writing the counterexample: %v", err)
+		return
+	}
+	t.Logf("counterexample written to %s: copy it into testdata/fuzz/<your fuzz target>/ (a target that calls the pair's Fuzz helper) to replay it with every go test", path)
+}
+
+// envOptions reads EQUIV_LEVEL and EQUIV_SEED.
+func envOptions() ([]Option, error) {
+	var opts []Option
+	if v := os.Getenv(EnvLevel); v != "" {
+		l, err := ParseLevel(strings.TrimSpace(v))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", EnvLevel, err)
+		}
+		opts = append(opts, WithLevel(l))
+	}
+	if v := os.Getenv(EnvSeed); v != "" {
+		seed, err := strconv.ParseUint(strings.TrimSpace(v), 0, 64)
+		if err != nil || seed == 0 {
+			return nil, fmt.Errorf("%s=%q: want a nonzero unsigned integer", EnvSeed, v)
+		}
+		opts = append(opts, WithSeed(seed))
+	}
+	return opts, nil
+}
+
+// AddSeeds adds to f every input of target in the suite's seed corpus, so
+// that a pair's Fuzz helper starts from it. (It is apart from the f.Fuzz
+// call so that vet's check of f.Add against the fuzz function, which
+// cannot see through a []any, does not misfire.)
+func AddSeeds(f *testing.F, s Suite, target FuzzTarget) {
+	f.Helper()
+	entries, err := LoadCorpus(target, s.Corpus, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, e := range entries {
+		f.Add(e.Values...)
+	}
+}

@@ -1,0 +1,98 @@
+package websockettest
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/equivcheck/equivcheck/corpus"
+	"github.com/equivcheck/equivcheck/equiv"
+)
+
+// fuzzTarget is FuzzMask(payload []byte, key uint32, pos int, plan []byte),
+// whose seeds are corpus/websocket.
+func fuzzTarget(impl Impl) equiv.FuzzTarget {
+	return equiv.FuzzTarget{
+		Name:   "FuzzMask",
+		Args:   []string{"[]byte", "uint32", "int", "[]byte"},
+		Corpus: "websocket",
+		Check: func(c *equiv.Config, v []any) (*equiv.Counterexample, int) {
+			ce, compared := newChecker(impl, c).checkInput(v[0].([]byte), v[1].(uint32), v[2].(int), v[3].([]byte))
+			if compared {
+				return ce, 1
+			}
+			return ce, 0
+		},
+	}
+}
+
+// CheckInput checks impl on one input of the fuzz target FuzzMask(payload,
+// key, pos, plan): Mask with the payload at plan's alignment, Mask in
+// plan's chunks, and MaskCopy (into a destination at plan's other
+// alignment, then in place). The key's octets are key's big-endian bytes;
+// plan is read with go-fuzz-headers as a byte (the alignment mod 64), a
+// byte (MaskCopy's destination alignment mod 64), a byte (the number of
+// chunk boundaries mod 8) and that many uint16 boundaries (mod
+// len(payload)+1, sorted), any bytes being a valid plan. It returns the
+// minimized *equiv.Counterexample (Pair "websocket", Method "fuzz"), or
+// nil if impl agrees with the reference.
+func CheckInput(impl Impl, payload []byte, key uint32, pos int, plan []byte, opts ...equiv.Option) error {
+	if err := implError(impl); err != nil {
+		return err
+	}
+	ce, _ := newChecker(impl, equiv.NewConfig(opts...)).checkInput(payload, key, pos, plan)
+	if ce == nil {
+		return nil
+	}
+	ce.Pair, ce.Method = pair, "fuzz"
+	return ce
+}
+
+// Fuzz is the body of a differential fuzz target for impl, seeded from
+// corpus/websocket, so that a user's target is one line:
+//
+//	func FuzzMyMask(f *testing.F) { websockettest.Fuzz(f, websockettest.Impl{Mask: mypkg.Mask}) }
+//
+// Its arguments are FuzzMask's, so the counterexamples Test writes (as
+// "go test fuzz v1" files) replay in testdata/fuzz/FuzzMyMask.
+func Fuzz(f *testing.F, impl Impl, opts ...equiv.Option) {
+	f.Helper()
+	FuzzAll(f, []Impl{impl}, opts...)
+}
+
+// FuzzAll is Fuzz for several implementations (the variants of one
+// package): every input is checked against each, and each disagreement is
+// reported, labeled with the Impl's Name.
+func FuzzAll(f *testing.F, impls []Impl, opts ...equiv.Option) {
+	f.Helper()
+	if len(impls) == 0 {
+		f.Fatal("websockettest: FuzzAll: no implementations")
+	}
+	for _, impl := range impls {
+		if err := implError(impl); err != nil {
+			f.Fatal(err)
+		}
+	}
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, payload []byte, key uint32, pos int, plan []byte) {
+		for i, impl := range impls {
+			if err := CheckInput(impl, payload, key, pos, plan, opts...); err != nil {
+				t.Errorf("%s: %v", label(impls, i), err)
+			}
+		}
+	})
+}
+
+// addSeeds adds corpus/websocket to f (apart from f.Fuzz, see
+// equiv.AddSeeds).
+func addSeeds(f *testing.F) {
+	f.Helper()
+	equiv.AddSeeds(f, equiv.Suite{Pair: pair, Corpus: corpus.FS}, fuzzTarget(Impl{}))
+}
+
+// label names impls[i] in messages: its Name, else its index.
+func label(impls []Impl, i int) string {
+	if impls[i].Name != "" {
+		return impls[i].Name
+	}
+	return fmt.Sprintf("impls[%d]", i)
+}

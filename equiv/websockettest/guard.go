@@ -1,0 +1,84 @@
+package websockettest
+
+import (
+	"fmt"
+
+	"github.com/equivcheck/equivcheck/equiv"
+)
+
+// edge is a place for a buffer of n bytes flush against an unmapped page.
+type edge struct {
+	name string // "ending at a guard page"
+	at   func(n int) []byte
+}
+
+// guard masks every length 0..GridLen flush against an unmapped page,
+// after the payload and before it; and MaskCopy with each of src and dst
+// there (the other buffer against a guard page too). An over-read or
+// over-write faults, and the fault is reported as the call's panic.
+func (c *checker) guard(r *equiv.Run) error {
+	return r.Guarded(func(gs []*equiv.Guarded) error {
+		count := tally(r)
+		g, g2 := gs[0], gs[1]
+		edges := []edge{{"ending at a guard page", g.Tail}, {"starting at a guard page", g.Head}}
+		otherDst := edge{"starting at a guard page", g2.Head}
+		otherSrc := edge{"ending at a guard page", g2.Tail}
+		for n := 0; n <= GridLen; n++ {
+			payload := make([]byte, n)
+			markers(payload, n)
+			for _, e := range edges {
+				for pos := range 4 {
+					key := keys[pos%2]
+					if err := count(c.guardMask(payload, key, pos, e)); err != nil {
+						return err
+					}
+					if c.impl.MaskCopy == nil {
+						continue
+					}
+					if err := count(c.guardMaskCopy(payload, key, pos, otherDst, e)); err != nil {
+						return err
+					}
+					if err := count(c.guardMaskCopy(payload, key, pos, e, otherSrc)); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	}, GridLen, GridLen)
+}
+
+// guardMask compares Mask on the payload placed at e.
+func (c *checker) guardMask(payload []byte, key [4]byte, pos int, e edge) (*equiv.Counterexample, bool) {
+	return minimized(payload, func(d []byte) (*equiv.Counterexample, bool) {
+		b := e.at(len(d))
+		copy(b, d)
+		if equiv.Excluded(c.cfg, Input{Func: "Mask", Payload: b, Key: key, Pos: pos}) {
+			return nil, false
+		}
+		want := refMask(d, key, pos)
+		got := mask(c.impl.Mask, b, key, pos)
+		if c.agree(got, want) {
+			return nil, true
+		}
+		return site{fn: "Mask", payload: d, key: key, pos: pos, args: "b " + e.name}.failure(got, want), true
+	})
+}
+
+// guardMaskCopy compares MaskCopy from the payload placed at src into dst.
+func (c *checker) guardMaskCopy(payload []byte, key [4]byte, pos int, dst, src edge) (*equiv.Counterexample, bool) {
+	return minimized(payload, func(d []byte) (*equiv.Counterexample, bool) {
+		to, from := dst.at(len(d)), src.at(len(d))
+		copy(from, d)
+		if equiv.Excluded(c.cfg, Input{Func: "MaskCopy", Payload: from, Dst: to, Key: key, Pos: pos}) {
+			return nil, false
+		}
+		want := refMaskCopy(d, key, pos, false)
+		got := maskCopy(c.impl.MaskCopy, to, from, key, pos)
+		if c.agree(got, want) {
+			return nil, true
+		}
+		args := fmt.Sprintf("dst %s, src %s", dst.name, src.name)
+		return site{fn: "MaskCopy", payload: d, key: key, pos: pos, args: args}.failure(got, want), true
+	})
+}

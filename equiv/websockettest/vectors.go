@@ -1,0 +1,148 @@
+package websockettest
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/equivcheck/equivcheck/equiv"
+	ref "github.com/equivcheck/equivcheck/reference/websocket"
+)
+
+// RFC 6455 §5.7 (https://www.rfc-editor.org/rfc/rfc6455#section-5.7):
+// "A single-frame masked text message
+//
+//	0x81 0x85 0x37 0xfa 0x21 0x3d 0x7f 0x9f 0x4d 0x51 0x58
+//
+// (contains "Hello")": key 37 fa 21 3d, masked payload 7f 9f 4d 51 58.
+var (
+	rfcKey    = [4]byte{0x37, 0xfa, 0x21, 0x3d}
+	rfcPlain  = []byte("Hello")
+	rfcMasked = []byte{0x7f, 0x9f, 0x4d, 0x51, 0x58}
+)
+
+// vectors checks RFC 6455 §5.7's vector both ways, then every truncation
+// of it with trailing junk, and MaskCopy's panics.
+func (c *checker) vectors(r *equiv.Run) error {
+	if err := c.vector(r, rfcPlain, rfcMasked, "RFC 6455 §5.7 mask"); err != nil {
+		return err
+	}
+	if err := c.vector(r, rfcMasked, rfcPlain, "RFC 6455 §5.7 unmask"); err != nil {
+		return err
+	}
+	if err := c.truncations(r); err != nil {
+		return err
+	}
+	return c.maskCopyPanics(r)
+}
+
+// vector checks Mask(in, rfcKey, 0) = want, next 1, after checking that the
+// reference agrees with the RFC.
+func (c *checker) vector(r *equiv.Run, in, want []byte, name string) error {
+	if o := refMask(in, rfcKey, 0); o.p != nil || o.next != 1 || !bytes.Equal(o.out, want) {
+		return r.Errorf("reference Mask(%x) = %v, want %x, next 1 (%s): the oracle is wrong", in, o, want, name)
+	}
+	b := bytes.Clone(in)
+	if equiv.Excluded(c.cfg, Input{Func: "Mask", Payload: b, Key: rfcKey}) {
+		return nil
+	}
+	got := mask(c.impl.Mask, b, rfcKey, 0)
+	r.Count(1)
+	wantO := outcome{out: want, next: 1}
+	if c.agree(got, wantO) {
+		return nil
+	}
+	args := fmt.Sprintf("vector=%q", name)
+	// The reference gives the vector, so checking against it minimizes.
+	if ce, _ := c.checkMask(in, rfcKey, 0, 0); ce != nil {
+		ce.Args += " " + args
+		return r.Fail(ce)
+	}
+	return r.Fail(site{fn: "Mask", payload: in, key: rfcKey, args: args}.failure(got, wantO))
+}
+
+// truncations checks every truncation of the masked vector followed by
+// junk, at every phase and alignment 0..7 (MaskCopy's destination at
+// 7-align), and every split of it into three calls, empty ones included.
+func (c *checker) truncations(r *equiv.Run) error {
+	count := tally(r)
+	junk := append(bytes.Clone(rfcMasked), 0x00, 0xff, 0x80)
+	for n := 0; n <= len(junk); n++ {
+		for pos := range 4 {
+			for align := range 8 {
+				if err := count(c.checkMask(junk[:n], rfcKey, pos, align)); err != nil {
+					return err
+				}
+				if err := count(c.checkMaskCopy(junk[:n], rfcKey, pos, align, 7-align)); err != nil {
+					return err
+				}
+			}
+			if err := c.splits(r, junk[:n], rfcKey, pos); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// splits checks every split of payload into three calls of Mask, empty
+// ones included.
+func (c *checker) splits(r *equiv.Run, payload []byte, key [4]byte, pos int) error {
+	count := tally(r)
+	for i := 0; i <= len(payload); i++ {
+		for j := i; j <= len(payload); j++ {
+			if err := count(c.checkChunked(payload, key, pos, []int{i, j})); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// overlapCases are MaskCopy calls within one 64-byte array on which the
+// reference panics (a short dst, an inexact overlap) or does not (an exact
+// overlap, disjoint or empty buffers): [lo, hi) of dst, then of src.
+var overlapCases = []struct {
+	name     string
+	dst, src [2]int
+}{
+	{"short dst", [2]int{0, 3}, [2]int{8, 12}},
+	{"empty dst", [2]int{0, 0}, [2]int{8, 9}},
+	{"dst one behind src", [2]int{0, 16}, [2]int{1, 17}},
+	{"dst one ahead of src", [2]int{1, 17}, [2]int{0, 16}},
+	{"dst longer, overlapping", [2]int{0, 40}, [2]int{20, 30}},
+	{"exact overlap", [2]int{0, 16}, [2]int{0, 16}},
+	{"disjoint, adjacent", [2]int{0, 16}, [2]int{16, 32}},
+	{"both empty", [2]int{0, 0}, [2]int{5, 5}},
+}
+
+// maskCopyPanics checks that MaskCopy panics, with the reference's message
+// (or any, with equiv.AnyPanic), exactly where the reference does.
+func (c *checker) maskCopyPanics(r *equiv.Run) error {
+	if c.impl.MaskCopy == nil {
+		return nil
+	}
+	key := keys[0]
+	buf := make([]byte, 64)
+	for _, tc := range overlapCases {
+		dst, src := buf[tc.dst[0]:tc.dst[1]], buf[tc.src[0]:tc.src[1]]
+		if equiv.Excluded(c.cfg, Input{Func: "MaskCopy", Payload: src, Dst: dst, Key: key}) {
+			continue
+		}
+		want := maskCopy(ref.MaskCopy, dst, src, key, 0)
+		got := maskCopy(c.impl.MaskCopy, dst, src, key, 0)
+		r.Count(1)
+		if !c.cfg.SamePanic(equiv.PanicValue(got.p), equiv.PanicValue(want.p)) {
+			return r.Fail(&equiv.Counterexample{Func: "MaskCopy", Input: bytes.Clone(src),
+				Args: fmt.Sprintf("key=%x pos=0 %s (dst=buf[%d:%d] src=buf[%d:%d])", key, tc.name, tc.dst[0], tc.dst[1], tc.src[0], tc.src[1]),
+				Got:  panicString(got.p), Want: panicString(want.p), Stack: equiv.StackOf(got.p)})
+		}
+	}
+	return nil
+}
+
+func panicString(p *equiv.Panic) string {
+	if p == nil {
+		return "no panic"
+	}
+	return fmt.Sprintf("panic(%v)", p.Value)
+}

@@ -1,0 +1,150 @@
+// Package websockettest checks an implementation of WebSocket payload
+// masking (RFC 6455 §5.3) against reference/websocket: RFC 6455 §5.7's
+// vector, every length up to GridLen at every alignment and key phase,
+// chunked masking, MaskCopy's aliasing rules, buffers against guard pages,
+// rapid and gopter properties, and the seed corpus. It is to a masker what
+// testing/fstest is to a file system:
+//
+//	func TestMyMask(t *testing.T) {
+//		websockettest.Test(t, websockettest.Impl{Mask: mypkg.Mask, MaskCopy: mypkg.MaskCopy})
+//	}
+//
+//	func FuzzMyMask(f *testing.F) { websockettest.Fuzz(f, websockettest.Impl{Mask: mypkg.Mask}) }
+//
+// Check returns the same verdict as an error, for use outside "go test";
+// options from package equiv (WithLevel, WithSeed, AnyPanic) and from here
+// (Exclude, NonNegativePos) tune a run.
+package websockettest
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/equivcheck/equivcheck/corpus"
+	"github.com/equivcheck/equivcheck/equiv"
+)
+
+// pair names the pair in every Result and Counterexample.
+const pair = "websocket"
+
+// Impl is an implementation of WebSocket masking to check against
+// reference/websocket. Mask is required; a nil MaskCopy is not checked,
+// and each method's Result lists it in Unchecked.
+type Impl struct {
+	// Name optionally labels the implementation in messages ("avx2").
+	Name string
+	// Mask XORs b in place with key, starting at key octet pos&3 (for
+	// every int pos), and returns (pos+len(b))&3.
+	Mask func(b []byte, key [4]byte, pos int) int
+	// MaskCopy writes src masked as Mask would into dst[:len(src)],
+	// leaving src untouched, and returns (pos+len(src))&3. Like the
+	// reference it panics, with the reference's message, on a short dst
+	// or an inexact overlap (AnyPanic accepts another message).
+	MaskCopy func(dst, src []byte, key [4]byte, pos int) int
+}
+
+// GridLen is the longest payload of the suite's grid of lengths ×
+// alignments × key phases. It is at least twice the widest stride of the
+// optimized code (a 256-byte unrolled AVX-512 loop) plus 64, and at least
+// the 705 bytes from which that loop runs twice at every alignment (its
+// head and tail blocks are peeled before the loop); docs/equivalence.md
+// has the argument.
+const GridLen = 3 * 256
+
+// NewSuite returns the suite that checks impl: the methods vectors,
+// exhaustive, guard and properties, and the fuzz target FuzzMask whose
+// seed corpus (corpus/websocket) the engine's corpus method replays. If
+// impl.Mask is nil, the suite's Err says so and nothing runs. A Suite may
+// be checked from several goroutines at once.
+func NewSuite(impl Impl) equiv.Suite {
+	if err := implError(impl); err != nil {
+		return equiv.Suite{Pair: pair, Err: err}
+	}
+	var unchecked []string
+	if impl.MaskCopy == nil {
+		unchecked = []string{"MaskCopy: Impl.MaskCopy is nil"}
+	}
+	method := func(name string, m func(*checker, *equiv.Run) error) equiv.Method {
+		return equiv.Method{Name: name, Func: func(r *equiv.Run) error {
+			return m(newChecker(impl, r.Config()), r)
+		}}
+	}
+	guard := method(equiv.MethodGuard, (*checker).guard)
+	guard.Skip = equiv.GuardSkip()
+	return equiv.Suite{
+		Pair:      pair,
+		Unchecked: unchecked,
+		// The order seeds each method's random source: keep it.
+		Methods: []equiv.Method{
+			method(equiv.MethodVectors, (*checker).vectors),
+			method(equiv.MethodExhaustive, (*checker).exhaustive),
+			guard,
+			method(equiv.MethodProperties, (*checker).properties),
+		},
+		Targets: []equiv.FuzzTarget{fuzzTarget(impl)},
+		Corpus:  corpus.FS,
+	}
+}
+
+// implError says why impl cannot be checked at all, or returns nil.
+func implError(impl Impl) error {
+	switch {
+	case impl.Mask != nil:
+		return nil
+	case impl.Name != "":
+		return fmt.Errorf("websockettest: Impl.Mask is nil (%s)", impl.Name)
+	}
+	return errors.New("websockettest: Impl.Mask is nil")
+}
+
+// Check checks impl against reference/websocket with every method at the
+// configured level and returns the joined counterexamples (each matching
+// equiv.ErrMismatch) and other failures, or nil if impl agreed on every
+// input compared.
+func Check(impl Impl, opts ...equiv.Option) error {
+	return equiv.Check(NewSuite(impl), opts...)
+}
+
+// Test runs Check as subtests of t, one per method, as equiv.Test does: a
+// nil Mask is one fatal error, each counterexample an error, a method that
+// cannot run here a skip.
+func Test(t *testing.T, impl Impl, opts ...equiv.Option) {
+	t.Helper()
+	equiv.Test(t, NewSuite(impl), opts...)
+}
+
+// Input is one call of the implementation, as an Exclude function sees it
+// just before the call is made. (The later calls of a chunked masking are
+// seen with the position the reference returns to them, all before the
+// first call; a masking of several calls is compared only if every call is
+// in scope.)
+//
+// Payload and Dst belong to the suite: an Exclude function must neither
+// modify nor retain them. They are the very slices passed, so that a
+// function can tell how they overlap.
+type Input struct {
+	Func    string  // "Mask" or "MaskCopy"
+	Payload []byte  // Mask's b, or MaskCopy's src, before the call
+	Dst     []byte  // MaskCopy's dst (Payload itself in place); nil for Mask
+	Key     [4]byte // the masking key
+	Pos     int     // the key position passed
+}
+
+// Exclude declares the calls for which out returns true out of the
+// implementation's scope: they are not compared, and every Result lists
+// label with their number. It is equiv.Exclude for this pair's Input.
+func Exclude(label string, out func(Input) bool) equiv.Option {
+	return equiv.Exclude(label, func(in any) bool {
+		i, ok := in.(Input)
+		return ok && out(i)
+	})
+}
+
+// NonNegativePos excludes every call with a negative pos, for
+// implementations documented to take a position in 0..3 or at least
+// non-negative (gobwas/ws's Cipher panics on a negative one). Results
+// list it as excluded "negative pos" with the number of calls left out.
+func NonNegativePos() equiv.Option {
+	return Exclude("negative pos", func(in Input) bool { return in.Pos < 0 })
+}

@@ -1,0 +1,13 @@
+module example.com/equivuser
+
+go 1.26.0
+
+require github.com/equivcheck/equivcheck v0.0.0
+
+require (
+	github.com/AdaLogics/go-fuzz-headers v0.0.0-20240806141605-e8a1dd7889d6 // indirect
+	github.com/leanovate/gopter v0.2.11 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
+)
+
+replace github.com/equivcheck/equivcheck => ../
