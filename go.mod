@@ -8,3 +8,5 @@ require (
 	golang.org/x/sys v0.50.0
 	pgregory.net/rapid v1.3.0
 )
+
+tool github.com/equivcheck/equivcheck/cmd/equivcheck

@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"io/fs"
 	"path"
 	"strconv"
@@ -85,21 +86,38 @@ func LoadCorpus(target FuzzTarget, seeds, regressions fs.FS) ([]CorpusEntry, err
 	return entries, nil
 }
 
+// Limits of the corpus loader: a file larger than MaxCorpusFile, or a
+// directory whose files add up to more than MaxCorpusDir or number more
+// than MaxCorpusFiles, is refused (a *CorpusError naming it), so that a
+// corpus cannot make the gate exhaust memory or time.
+const (
+	MaxCorpusFile  = 1 << 20
+	MaxCorpusDir   = 64 << 20
+	MaxCorpusFiles = 10000
+)
+
 func loadDir(target FuzzTarget, fsys fs.FS, dir string, regression bool) ([]CorpusEntry, error) {
 	dirents, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, &CorpusError{File: dir, Regression: regression, Err: err}
 	}
 	var entries []CorpusEntry
+	total := 0
 	for _, d := range dirents {
 		if d.IsDir() || strings.HasPrefix(d.Name(), ".") {
 			continue
 		}
 		name := path.Join(dir, d.Name())
 		bad := func(err error) error { return &CorpusError{File: name, Regression: regression, Err: err} }
-		data, err := fs.ReadFile(fsys, name)
+		if len(entries) == MaxCorpusFiles {
+			return nil, &CorpusError{File: dir, Regression: regression, Err: fmt.Errorf("more than %d files", MaxCorpusFiles)}
+		}
+		data, err := readBounded(fsys, name, d)
 		if err != nil {
 			return nil, bad(err)
+		}
+		if total += len(data); total > MaxCorpusDir {
+			return nil, &CorpusError{File: dir, Regression: regression, Err: fmt.Errorf("files add up to more than %d bytes", MaxCorpusDir)}
 		}
 		vals, err := UnmarshalFuzzInput(data)
 		if err != nil {
@@ -111,6 +129,33 @@ func loadDir(target FuzzTarget, fsys fs.FS, dir string, regression bool) ([]Corp
 		entries = append(entries, CorpusEntry{File: name, Values: vals})
 	}
 	return entries, nil
+}
+
+// readBounded reads a corpus file: a regular file (no symbolic link, which
+// could lead outside the corpus or to a device, and no pipe or device,
+// whose reading could block or never end) of at most MaxCorpusFile bytes.
+func readBounded(fsys fs.FS, name string, d fs.DirEntry) ([]byte, error) {
+	if t := d.Type(); !t.IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%v): corpus files must be plain files", t)
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%v): corpus files must be plain files", st.Mode().Type())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxCorpusFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxCorpusFile {
+		return nil, fmt.Errorf("larger than %d bytes", MaxCorpusFile)
+	}
+	return data, nil
 }
 
 // ValidateCorpus loads every input of every fuzz target of s, from the

@@ -1,13 +1,13 @@
-//go:build !linux
+//go:build !(darwin || dragonfly || freebsd || linux || netbsd || openbsd || solaris || illumos || windows)
 
 package equiv
 
 import "errors"
 
-// GuardSkip returns "" where guard pages are implemented (Linux), else the
-// reason the guard method is skipped.
-func GuardSkip() string { return "guard pages are implemented on Linux only" }
-
-func newGuarded(n int) (*Guarded, error) {
-	return nil, errors.New("guard pages are implemented on Linux only")
+// GuardSkip returns "" where guard pages are implemented (Unix systems and
+// Windows), else the reason the guard method is skipped.
+func GuardSkip() string {
+	return "guard pages need mmap/mprotect or VirtualAlloc/VirtualProtect, which this system lacks"
 }
+
+func newGuarded(n int) (*Guarded, error) { return nil, errors.New(GuardSkip()) }

@@ -120,7 +120,7 @@ func reportCounterexample(t *testing.T, ce *Counterexample) {
 		t.Logf("not writing the counterexample: %v", err)
 		return
 	}
-	if err := atomicfile.Write(path, data, 0o644); err != nil {
+	if err := atomicfile.Write(dir, path, data, 0o644); err != nil {
 		t.Logf("not writing the counterexample: %v", err)
 		return
 	}

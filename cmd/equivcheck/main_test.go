@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -87,4 +89,33 @@ func variantOf(key string) string {
 		return key
 	}
 	return parts[0] + "/" + parts[1]
+}
+
+// TestGoToolKeepsExitStatus: "go tool equivcheck" (go.mod's tool directive)
+// passes the gate's status through, where "go run" reports every non-zero
+// status as 1. The README's CI advice rests on this.
+func TestGoToolKeepsExitStatus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the gate with the go command")
+	}
+	gocmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command:", err)
+	}
+	status := func(args ...string) int {
+		cmd := exec.Command(gocmd, args...)
+		cmd.Dir = "../.."
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("go %v: %v\n%s", args, err, out)
+		}
+		return ee.ExitCode()
+	}
+	if got := status("tool", "equivcheck", "-level", "extreme"); got != 2 {
+		t.Errorf("go tool equivcheck with a bad flag exited %d, want 2", got)
+	}
+	if got := status("run", "./cmd/equivcheck", "-level", "extreme"); got != 1 {
+		t.Errorf("go run ./cmd/equivcheck with a bad flag exited %d; the README says go run reports 1", got)
+	}
 }

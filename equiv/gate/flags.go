@@ -70,6 +70,14 @@ func parseFlags(name string, args []string) (*options, error) {
 			o.require = append(o.require, r)
 		}
 	}
+	if o.json != "" && o.json != "-" {
+		if st, err := os.Stat(filepath.Dir(o.json)); err != nil || !st.IsDir() {
+			return nil, usageError{fmt.Sprintf("-json: the directory of %s does not exist", o.json)}
+		}
+		if st, err := os.Lstat(o.json); err == nil && st.IsDir() {
+			return nil, usageError{fmt.Sprintf("-json: %s is a directory", o.json)}
+		}
+	}
 	if dir := get("corpus"); dir != "" {
 		st, err := os.Stat(dir)
 		if err != nil || !st.IsDir() {

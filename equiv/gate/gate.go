@@ -92,7 +92,12 @@ func Run(name string, args []string, stdout, stderr io.Writer, variants []Varian
 	rep.finish(o, stdout, stderr)
 	if o.json != "" {
 		if err := rep.writeJSON(o.json); err != nil {
+			// The verdict stands: a disagreement stays 1; a run that
+			// agreed but could not write its report is 2.
 			fmt.Fprintf(stderr, "%s: -json: %v\n", name, err)
+			if rep.ExitCode == 1 {
+				return 1
+			}
 			return 2
 		}
 	}

@@ -64,6 +64,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"-corpus", notFuzz}, "checksum/junk"},
 		{[]string{"-corpus", missingPair}, "checksum"},
 		{[]string{"-fuzzdir", badRegression}, filepath.Join(badRegression, "FuzzChecksum", "empty")},
+		{[]string{"-json", filepath.Join(missingPair, "no", "such", "dir", "r.json")}, "-json"},
+		{[]string{"-json", missingPair}, "-json"},
 		{[]string{"stray"}, "stray"},
 	} {
 		code, stdout, stderr := runGate(t, []gate.Variant{refVariant}, tc.args...)
@@ -202,5 +204,83 @@ func TestHelpListsEveryFlag(t *testing.T) {
 		if !strings.Contains(stdout, f) {
 			t.Errorf("-help does not describe %s:\n%s", f, stdout)
 		}
+	}
+}
+
+// TestExitCodes checks the README's exit-status table row by row (the
+// exit-2 rows are TestUsageErrorsExit2's).
+func TestExitCodes(t *testing.T) {
+	broken := gate.Variant{Name: "broken", Suite: checksumtest.NewSuite(checksumtest.Impl{Sum: dropOdd})}
+	neon := gate.Variant{Name: "neon", Suite: refVariant.Suite, Skip: "needs arm64"}
+	nothing := gate.Variant{Name: "nothing", Suite: equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "m", Func: func(*equiv.Run) error { return nil }}}}}
+	fuzzdir := t.TempDir()
+	for _, tc := range []struct {
+		row      string
+		variants []gate.Variant
+		args     []string
+		want     int
+	}{
+		{"every check that ran agreed", []gate.Variant{refVariant}, []string{"-run", "vectors"}, 0},
+		{"an unavailable variant is skipped", []gate.Variant{refVariant, neon}, []string{"-run", "vectors|neon"}, 0},
+		{"a disagreement", []gate.Variant{broken}, []string{"-run", "vectors"}, 1},
+		{"a required variant that cannot run", []gate.Variant{refVariant, neon}, []string{"-run", "vectors|neon", "-require", "neon"}, 1},
+		{"only an unavailable required variant selected", []gate.Variant{refVariant, neon}, []string{"-run", "neon", "-require", "neon"}, 1},
+		{"an implementation the suite cannot check", []gate.Variant{{Name: "empty", Suite: checksumtest.NewSuite(checksumtest.Impl{})}}, nil, 1},
+		{"a method that compared nothing", []gate.Variant{nothing}, nil, 1},
+		{"-run matching no check", []gate.Variant{refVariant, neon}, []string{"-run", "^nothing$"}, 2},
+	} {
+		code, stdout, stderr := runGate(t, tc.variants, append(tc.args, "-fuzzdir", fuzzdir)...)
+		if code != tc.want {
+			t.Errorf("%s: exit %d, want %d\n%s%s", tc.row, code, tc.want, stdout, stderr)
+		}
+	}
+}
+
+// TestJSONWriteFailureKeepsTheVerdict: a report that cannot be written at
+// the end turns a pass into 2, but a disagreement stays 1.
+func TestJSONWriteFailureKeepsTheVerdict(t *testing.T) {
+	for _, fails := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), "gone")
+		os.Mkdir(dir, 0o755)
+		removes := equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "m", Func: func(r *equiv.Run) error {
+			os.RemoveAll(dir) // the report's directory disappears during the run
+			r.Count(1)
+			if fails {
+				return r.Fail(&equiv.Counterexample{Func: "F"})
+			}
+			return nil
+		}}}}
+		code, _, stderr := runGate(t, []gate.Variant{{Name: "v", Suite: removes}}, "-json", filepath.Join(dir, "r.json"))
+		if want := map[bool]int{false: 2, true: 1}[fails]; code != want || !strings.Contains(stderr, "-json") {
+			t.Errorf("fails=%v: exit %d, want %d; stderr %q", fails, code, want, stderr)
+		}
+	}
+}
+
+// TestCounterexampleDoesNotFollowLinks: a symbolic link planted where the
+// gate writes a counterexample is refused as a regression input (exit 2,
+// naming it), and its target is left alone.
+func TestCounterexampleDoesNotFollowLinks(t *testing.T) {
+	broken := []gate.Variant{{Name: "broken", Suite: checksumtest.NewSuite(checksumtest.Impl{Sum: dropOdd})}}
+	clean := t.TempDir()
+	runGate(t, broken, "-run", "vectors", "-seed", "1", "-fuzzdir", clean)
+	files, _ := filepath.Glob(filepath.Join(clean, "FuzzChecksum", "*"))
+	if len(files) != 1 {
+		t.Fatalf("wrote %v", files)
+	}
+	dir := t.TempDir()
+	victim := filepath.Join(t.TempDir(), "victim")
+	writeFile(t, victim, "precious")
+	os.MkdirAll(filepath.Join(dir, "FuzzChecksum"), 0o755)
+	planted := filepath.Join(dir, "FuzzChecksum", filepath.Base(files[0]))
+	if err := os.Symlink(victim, planted); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	code, _, stderr := runGate(t, broken, "-run", "vectors", "-seed", "1", "-fuzzdir", dir)
+	if data, _ := os.ReadFile(victim); string(data) != "precious" {
+		t.Errorf("the link's target was overwritten: %q", data)
+	}
+	if code != 2 || !strings.Contains(stderr, planted) {
+		t.Errorf("exit %d, stderr %q: want 2 naming %s", code, stderr, planted)
 	}
 }

@@ -121,7 +121,7 @@ func (rep *report) writeJSON(path string) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(path, append(data, '\n'), 0o644)
+	return atomicfile.Write("", path, append(data, '\n'), 0o644)
 }
 
 func orReason(err, reason string) string {
@@ -133,7 +133,9 @@ func orReason(err, reason string) string {
 
 // writeFuzzInput writes a counterexample as an input of its fuzz target
 // under dir, named by its content's hash as "go test" names its own, and
-// returns the path, or "" if it was not written.
+// returns the path, or "" if it was not written. The temporary file is made
+// in dir itself, not in dir/FuzzX, which "go test" reads file by file: a
+// gate killed mid-write leaves no partial input there.
 func writeFuzzInput(dir string, ce *equiv.Counterexample, stderr io.Writer) string {
 	name, data, ok := ce.FuzzFile()
 	if !ok {
@@ -148,7 +150,7 @@ func writeFuzzInput(dir string, ce *equiv.Counterexample, stderr io.Writer) stri
 		fmt.Fprintf(stderr, "writing counterexample: %v\n", err)
 		return ""
 	}
-	if err := atomicfile.Write(path, data, 0o644); err != nil {
+	if err := atomicfile.Write(dir, path, data, 0o644); err != nil {
 		fmt.Fprintf(stderr, "writing counterexample: %v\n", err)
 		return ""
 	}
