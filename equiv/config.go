@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"strings"
+	"time"
 )
 
 // Level names a set of input domains. Each suite documents, per level, which
@@ -59,6 +60,12 @@ type Config struct {
 	mapErr      func(error) error
 	anyPanic    bool
 	scopes      []scope
+
+	stop          <-chan struct{}
+	progress      func(Progress)
+	progressEvery time.Duration
+	shardK        int
+	shardN        int
 }
 
 // scope is one out-of-scope restriction: inputs for which out returns true

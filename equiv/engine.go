@@ -59,6 +59,14 @@ type Method struct {
 	// Unchecked lists the functions of the implementation this method
 	// leaves out, with the reason (say, "Update: Impl.Update is nil").
 	Unchecked []string
+	// Split marks a method that divides its domain with Run.Mine, so that
+	// it runs on every shard of a sharded run (WithShard), each doing its
+	// part.
+	Split bool
+	// Long marks a method that takes long (a large enumeration): Test
+	// skips it, saying so, under "go test -short", as slow emulated
+	// platforms (wasip1, qemu) run the suites.
+	Long bool
 }
 
 // Result is what one method of one suite did.
@@ -77,6 +85,10 @@ type Result struct {
 	// the method's full domain was compared.
 	Unchecked []string
 	Narrowed  []string
+	// Interrupted is set for a method that was stopped (WithStop) before
+	// it finished (Err matches ErrInterrupted) or never started (Skipped
+	// says "not run").
+	Interrupted bool
 }
 
 // Check runs every method of s at the configured level and returns the
@@ -89,12 +101,8 @@ func Check(s Suite, opts ...Option) error {
 		return s.Err
 	}
 	cfg := NewConfig(opts...)
-	methods := s.Methods
-	if len(s.Targets) > 0 {
-		methods = append(methods[:len(methods):len(methods)], corpusMethod(s))
-	}
 	var errs []error
-	for i, m := range methods {
+	for i, m := range methods(s) {
 		m.Unchecked = append(s.Unchecked[:len(s.Unchecked):len(s.Unchecked)], m.Unchecked...)
 		res := runMethod(s.Pair, cfg, i, m)
 		if res.Err != nil {
@@ -104,7 +112,20 @@ func Check(s Suite, opts ...Option) error {
 			cfg.report(res)
 		}
 	}
+	if cfg.stopped() && len(errs) == 0 {
+		errs = append(errs, fmt.Errorf("%s: %w", s.Pair, ErrInterrupted))
+	}
 	return errors.Join(errs...)
+}
+
+// methods lists the methods Check runs for s: the suite's own, then the
+// corpus method if s has fuzz targets.
+func methods(s Suite) []Method {
+	ms := s.Methods
+	if len(s.Targets) > 0 {
+		ms = append(ms[:len(ms):len(ms)], corpusMethod(s))
+	}
+	return ms
 }
 
 // runMethod runs method number i of a suite and reports what it did.
@@ -117,15 +138,20 @@ func runMethod(pair string, cfg *Config, i int, m Method) Result {
 	case m.Skip != "":
 		res.Skipped = m.Skip
 		return res
+	case cfg.stopped():
+		res.Skipped, res.Interrupted = "not run: the run was stopped", true
+		return res
 	}
 	cfg.resetScopes()
 	r := &Run{cfg: cfg, pair: pair, method: m.Name, rng: rand.New(rand.NewPCG(cfg.seed, uint64(i)))}
 	start := time.Now()
+	r.start, r.lastProgress = start, start
 	res.Err = r.protect(m.Func)
+	res.Interrupted = errors.Is(res.Err, ErrInterrupted)
 	res.Elapsed = time.Since(start)
 	res.Checked = r.checked
 	res.Narrowed = cfg.narrowing()
-	if res.Err == nil && r.checked == 0 {
+	if res.Err == nil && r.checked == 0 && !(cfg.shardN > 1 && m.Split) {
 		// A method that compared nothing did not check anything.
 		res.Err = fmt.Errorf("%s/%s: %w", pair, m.Name, ErrNothingChecked)
 	}
@@ -136,11 +162,14 @@ func runMethod(pair string, cfg *Config, i int, m Method) Result {
 // random source, its level, and the helpers a method uses to report. A Run
 // belongs to one goroutine.
 type Run struct {
-	cfg     *Config
-	pair    string
-	method  string
-	checked int64
-	rng     *rand.Rand
+	cfg          *Config
+	pair         string
+	method       string
+	checked      int64
+	calls        uint64 // of Count, for the checkpoints
+	rng          *rand.Rand
+	start        time.Time
+	lastProgress time.Time
 }
 
 // Pair and Method name what is running.
@@ -159,7 +188,14 @@ func (r *Run) Level() Level { return r.cfg.level }
 func (r *Run) Rand() *rand.Rand { return r.rng }
 
 // Count records that n more inputs were compared.
-func (r *Run) Count(n int) { r.checked += int64(n) }
+// Every 1024th call is a checkpoint, where a stopped run (WithStop) ends
+// and progress (WithProgress) is reported.
+func (r *Run) Count(n int) {
+	r.checked += int64(n)
+	if r.calls++; r.calls&1023 == 0 {
+		r.checkpoint()
+	}
+}
 
 // Checked is the number of comparisons counted so far.
 func (r *Run) Checked() int64 { return r.checked }
@@ -183,9 +219,19 @@ func (r *Run) Errorf(format string, args ...any) error {
 // the suite's own) into an error carrying the stack, rather than a crash.
 func (r *Run) protect(f func(*Run) error) (err error) {
 	defer func() {
-		if p := recover(); p != nil {
+		switch p := recover(); p.(type) {
+		case nil:
+		case interrupt:
+			err = fmt.Errorf("%s/%s: after %d inputs: %w", r.pair, r.method, r.checked, ErrInterrupted)
+		default:
 			err = fmt.Errorf("%s/%s: panic after %d inputs: %v\n%s", r.pair, r.method, r.checked, p, debug.Stack())
 		}
 	}()
-	return f(r)
+	err = f(r)
+	if err == nil && r.cfg.stopped() {
+		// A stop that came after the last checkpoint: the method may have
+		// cut its work short through a callee that recovered the unwind.
+		err = fmt.Errorf("%s/%s: after %d inputs: %w", r.pair, r.method, r.checked, ErrInterrupted)
+	}
+	return err
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+	"time"
 	"unsafe"
 
 	"github.com/leanovate/gopter/gen"
@@ -351,6 +352,68 @@ func TestBuffer(t *testing.T) {
 		*(*byte)(unsafe.Add(unsafe.Pointer(&b[0]), 3)) = 0 // one byte past the end
 		if buf.Intact() {
 			t.Fatalf("align %d: a write past the end went unseen", align)
+		}
+	}
+}
+
+// forever counts until it is stopped.
+var forever = equiv.Method{Name: "forever", Func: func(r *equiv.Run) error {
+	for {
+		r.Count(1)
+	}
+}}
+
+func TestStop(t *testing.T) {
+	stop := make(chan struct{})
+	s := equiv.Suite{Pair: "toy", Methods: []equiv.Method{forever, {Name: "after", Func: func(r *equiv.Run) error { r.Count(1); return nil }}}}
+	var progressed int
+	time.AfterFunc(50*time.Millisecond, func() { close(stop) })
+	rs, err := results(s, equiv.WithStop(stop), equiv.WithProgress(time.Millisecond, func(p equiv.Progress) { progressed++ }))
+	if !errors.Is(err, equiv.ErrInterrupted) || len(rs) != 2 {
+		t.Fatalf("Check = %v, %+v", err, rs)
+	}
+	if !rs[0].Interrupted || rs[0].Checked == 0 || !errors.Is(rs[0].Err, equiv.ErrInterrupted) {
+		t.Errorf("the method under way: %+v", rs[0])
+	}
+	if !rs[1].Interrupted || rs[1].Skipped == "" || rs[1].Err != nil {
+		t.Errorf("the method after it: %+v", rs[1])
+	}
+	if progressed == 0 {
+		t.Error("no progress was reported in 50ms")
+	}
+	// Stopped before it starts: nothing runs, and Check still fails.
+	if err := equiv.Check(toySuite(reverse), equiv.WithStop(stop)); !errors.Is(err, equiv.ErrInterrupted) {
+		t.Errorf("Check after the stop = %v", err)
+	}
+}
+
+// TestShardsAddUp: a Split method's shards count exactly the whole.
+func TestShardsAddUp(t *testing.T) {
+	s := equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "split", Split: true, Func: func(r *equiv.Run) error {
+		for i := range 1000 {
+			if r.Mine(i) {
+				r.Count(i % 7)
+			}
+		}
+		return nil
+	}}}}
+	whole, _ := results(s)
+	for _, n := range []int{1, 2, 3, 7} {
+		var sum int64
+		for k := 1; k <= n; k++ {
+			rs, err := results(s, equiv.WithShard(k, n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum += rs[0].Checked
+		}
+		if sum != whole[0].Checked {
+			t.Errorf("%d shards counted %d, the whole run %d", n, sum, whole[0].Checked)
+		}
+	}
+	for _, bad := range []string{"0/1", "2/1", "1/0", "x", "1/2/3", "01/2"} {
+		if _, _, err := equiv.ParseShard(bad); err == nil {
+			t.Errorf("ParseShard(%q) accepted", bad)
 		}
 	}
 }

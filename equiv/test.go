@@ -48,9 +48,13 @@ func Test(t *testing.T, s Suite, opts ...Option) {
 	opts = append(opts[:len(opts):len(opts)], env...)
 	seed := NewConfig(opts...).Seed()
 	opts = append(opts, WithSeed(seed))
-	for _, name := range methodNames(s) {
+	for _, m := range methods(s) {
+		name := m.Name
 		t.Run(name, func(t *testing.T) {
 			t.Helper()
+			if m.Long && testing.Short() {
+				t.Skipf("%s takes long: it runs without -short", name)
+			}
 			var res *Result
 			err := Check(s, append(opts[:len(opts):len(opts)],
 				WithMethods(func(m string) bool { return m == name }),
@@ -75,17 +79,6 @@ func Test(t *testing.T, s Suite, opts ...Option) {
 			}
 		})
 	}
-}
-
-func methodNames(s Suite) []string {
-	var names []string
-	for _, m := range s.Methods {
-		names = append(names, m.Name)
-	}
-	if len(s.Targets) > 0 {
-		names = append(names, MethodCorpus)
-	}
-	return names
 }
 
 func logResult(t *testing.T, res *Result) {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/equivcheck/equivcheck/equiv"
 )
@@ -21,6 +22,12 @@ func (e usageError) Error() string { return e.msg }
 
 type options struct {
 	level   equiv.Level
+	timeout time.Duration
+	shardK  int // 1-based; 0: not sharded
+	shardN  int
+	junit   string
+	verbose bool
+	version bool
 	run     *regexp.Regexp
 	seed    uint64
 	require []string
@@ -37,10 +44,15 @@ func newFlagSet(name string) *flag.FlagSet {
 	fset.String("run", "", "only checks whose pair/variant/method matches this regexp")
 	fset.Uint64("seed", 0, "seed of every random choice (0: a fresh one, printed)")
 	fset.String("require", "", "comma-separated variants (name or pair/name) that must run here")
-	fset.String("json", "", "write a machine-readable report to this file")
+	fset.String("json", "", "write a machine-readable report (schema in docs/report.md) to this file, or to stdout with -json - (the table then goes to stderr)")
 	fset.String("corpus", "", "seed corpus directory (one subdirectory per pair) to replay instead of the suites' own")
 	fset.String("fuzzdir", filepath.Join("fuzz", "testdata", "fuzz"), "regression inputs to replay, and where counterexamples are written (one directory per fuzz target; ignored if absent)")
 	fset.Bool("list", false, "list pairs and variants and exit")
+	fset.String("junit", "", "write a JUnit XML report (one testcase per pair/variant/method) to this file")
+	fset.Duration("timeout", 0, "stop after this long: what finished is reported, the rest marked not run, exit 1 (0: no limit)")
+	fset.String("shard", "", "run shard k/n of the checks (split methods run their part on every shard; the rest are dealt out)")
+	fset.Bool("v", false, "print progress every few seconds during long methods (also when stderr is a terminal)")
+	fset.Bool("version", false, "print the version and exit")
 	return fset
 }
 
@@ -56,8 +68,19 @@ func parseFlags(name string, args []string) (*options, error) {
 		return nil, usageError{fmt.Sprintf("unexpected argument %q", fset.Arg(0))}
 	}
 	get := func(name string) string { return fset.Lookup(name).Value.String() }
-	o := &options{json: get("json"), fuzzdir: get("fuzzdir"), list: get("list") == "true"}
+	var err0 error
+	o := &options{json: get("json"), junit: get("junit"), fuzzdir: get("fuzzdir"),
+		list: get("list") == "true", verbose: get("v") == "true", version: get("version") == "true"}
 	o.seed = fset.Lookup("seed").Value.(flag.Getter).Get().(uint64)
+	o.timeout = fset.Lookup("timeout").Value.(flag.Getter).Get().(time.Duration)
+	if o.timeout < 0 {
+		return nil, usageError{"-timeout: must not be negative"}
+	}
+	if sh := get("shard"); sh != "" {
+		if o.shardK, o.shardN, err0 = equiv.ParseShard(sh); err0 != nil {
+			return nil, usageError{"-shard: " + err0.Error()}
+		}
+	}
 	var err error
 	if o.level, err = equiv.ParseLevel(get("level")); err != nil {
 		return nil, usageError{fmt.Sprintf("-level: unknown level %q (want quick, standard or deep)", get("level"))}
@@ -70,12 +93,9 @@ func parseFlags(name string, args []string) (*options, error) {
 			o.require = append(o.require, r)
 		}
 	}
-	if o.json != "" && o.json != "-" {
-		if st, err := os.Stat(filepath.Dir(o.json)); err != nil || !st.IsDir() {
-			return nil, usageError{fmt.Sprintf("-json: the directory of %s does not exist", o.json)}
-		}
-		if st, err := os.Lstat(o.json); err == nil && st.IsDir() {
-			return nil, usageError{fmt.Sprintf("-json: %s is a directory", o.json)}
+	for flagName, path := range map[string]string{"-json": o.json, "-junit": o.junit} {
+		if err := checkOutput(path); err != nil {
+			return nil, usageError{flagName + ": " + err.Error()}
 		}
 	}
 	if dir := get("corpus"); dir != "" {
@@ -86,6 +106,21 @@ func parseFlags(name string, args []string) (*options, error) {
 		o.corpus = os.DirFS(dir)
 	}
 	return o, nil
+}
+
+// checkOutput rejects a report path that cannot be written: its directory
+// missing, or a directory in its place. "" and "-" (stdout) are fine.
+func checkOutput(path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		return fmt.Errorf("the directory of %s does not exist", path)
+	}
+	if st, err := os.Lstat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("%s is a directory", path)
+	}
+	return nil
 }
 
 // usage prints every flag with its description.
@@ -100,6 +135,9 @@ func usage(w io.Writer, name string) {
 // suiteOptions are the options every suite runs with.
 func (o *options) suiteOptions() []equiv.Option {
 	opts := []equiv.Option{equiv.WithLevel(o.level), equiv.WithSeed(o.seed)}
+	if o.shardN > 1 {
+		opts = append(opts, equiv.WithShard(o.shardK, o.shardN))
+	}
 	if o.corpus != nil {
 		opts = append(opts, equiv.WithCorpus(o.corpus))
 	}

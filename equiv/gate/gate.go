@@ -58,15 +58,18 @@ func Main(variants ...Variant) {
 // given, writing to stdout and stderr, and returns the exit status.
 func Run(name string, args []string, stdout, stderr io.Writer, variants []Variant) int {
 	o, err := parseFlags(name, args)
-	if errors.Is(err, flag.ErrHelp) {
+	switch {
+	case errors.Is(err, flag.ErrHelp):
 		usage(stdout, name)
 		return 0
-	}
-	if err != nil {
+	case err != nil:
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 2
-	}
-	if o.list {
+	case o.version:
+		t := buildInfo()
+		fmt.Fprintf(stdout, "%s %s %s (revision %s, modified %v) %s\n", name, t.Module, t.Version, t.VCSRevision, t.VCSModified, t.Go)
+		return 0
+	case o.list:
 		for _, v := range variants {
 			fmt.Fprintf(stdout, "%s available=%v\n", v.id(), v.Skip == "")
 		}
@@ -79,29 +82,60 @@ func Run(name string, args []string, stdout, stderr io.Writer, variants []Varian
 	if o.seed == 0 {
 		o.seed = uint64(time.Now().UnixNano()) | 1
 	}
+	reportOut := stdout
+	if o.json == "-" || o.junit == "-" {
+		stdout = stderr // stdout carries the report alone
+	}
+	rep, code := runAll(name, o, variants, stdout, stderr)
+	if code != 0 {
+		return code
+	}
+	return writeReports(name, o, rep, reportOut, stderr)
+}
+
+// runAll runs every selected check and returns the report, or the exit
+// status 2 if nothing was selected.
+func runAll(name string, o *options, variants []Variant, stdout, stderr io.Writer) (*report, int) {
 	fmt.Fprintf(stdout, "%s: level %s, seed %d, %s/%s, %s\n", name, o.level, o.seed, runtime.GOOS, runtime.GOARCH, availability(variants))
 	rep := newReport(o)
+	ctl := newControl(o)
 	out := &rowPrinter{w: stdout}
+	units := 0
 	for _, v := range variants {
-		runVariant(o, v, rep, out)
+		runVariant(o, v, rep, out, ctl, progress(o, stderr, rep), &units)
 	}
-	if rep.selected == 0 {
+	rep.Stopped = ctl.release()
+	if rep.matched == 0 {
 		fmt.Fprintf(stderr, "%s: no check matches -run %q\n", name, o.run)
-		return 2
+		return nil, 2
 	}
 	rep.finish(o, stdout, stderr)
-	if o.json != "" {
-		if err := rep.writeJSON(o.json); err != nil {
-			// The verdict stands: a disagreement stays 1; a run that
-			// agreed but could not write its report is 2.
-			fmt.Fprintf(stderr, "%s: -json: %v\n", name, err)
-			if rep.ExitCode == 1 {
-				return 1
+	return rep, 0
+}
+
+// writeReports writes -json and -junit and returns the exit status: the
+// verdict's, except that a report that cannot be written turns a pass
+// into 2 (a disagreement stays 1), and a signal gives 130.
+func writeReports(name string, o *options, rep *report, stdout, stderr io.Writer) int {
+	code := rep.ExitCode
+	for _, w := range []struct {
+		flag, path string
+		write      func(string, io.Writer) error
+	}{{"-json", o.json, rep.writeJSON}, {"-junit", o.junit, rep.writeJUnit}} {
+		if w.path == "" {
+			continue
+		}
+		if err := w.write(w.path, stdout); err != nil {
+			fmt.Fprintf(stderr, "%s: %s: %v\n", name, w.flag, err)
+			if code == 0 {
+				code = 2
 			}
-			return 2
 		}
 	}
-	return rep.ExitCode
+	if rep.Stopped == "signal" {
+		return 130
+	}
+	return code
 }
 
 // check rejects what would make the run meaningless before it starts:
@@ -144,29 +178,57 @@ func required(require []string, v Variant) bool {
 }
 
 // runVariant runs one variant's suite, adding a row per selected method.
-func runVariant(o *options, v Variant, rep *report, out *rowPrinter) {
+// Under -shard, a method marked Split runs on every shard (each doing its
+// part); every other method is a unit, and the units are dealt out to the
+// shards in turn (units counts them across variants).
+func runVariant(o *options, v Variant, rep *report, out *rowPrinter, ctl *control, prog []equiv.Option, units *int) {
 	if v.Skip != "" {
 		if o.run.MatchString(v.id() + "/") {
-			r := row{Pair: v.Suite.Pair, Variant: v.Name, Method: "*", Status: "skip", Reason: v.Skip}
+			rep.matched++
+			r := row{Pair: v.Suite.Pair, Variant: v.Name, Method: "*", Status: statusSkip, Reason: v.Skip}
 			if required(o.require, v) {
-				r.Status, r.Reason = "FAIL", "required by -require but "+v.Skip
+				r.Status, r.Reason = statusFail, "required by -require but "+v.Skip
 			}
 			rep.add(r, out)
 		}
 		return
 	}
-	keep := func(m string) bool { return o.run.MatchString(v.id() + "/" + m) }
+	if v.Suite.Err != nil && o.run.MatchString(v.id()+"/") {
+		rep.matched++
+	}
+	mine := map[string]bool{}
+	for _, m := range methodsOf(v.Suite) {
+		if !o.run.MatchString(v.id() + "/" + m.Name) {
+			continue
+		}
+		rep.matched++
+		mine[m.Name] = m.Split || o.mine(*units)
+		if !m.Split {
+			*units++
+		}
+	}
 	n := 0
 	opts := append(v.Options[:len(v.Options):len(v.Options)], o.suiteOptions()...)
-	err := equiv.Check(v.Suite, append(opts, equiv.WithMethods(keep),
+	opts = append(opts, prog...)
+	err := equiv.Check(v.Suite, append(opts, equiv.WithStop(ctl.stop), equiv.WithMethods(func(m string) bool { return mine[m] }),
 		equiv.WithReport(func(res equiv.Result) {
 			if res.Skipped != "not selected" {
 				n++
 				rep.add(resultRow(v, res), out)
 			}
 		}))...)
-	if err != nil && n == 0 && o.run.MatchString(v.id()+"/") {
+	if err != nil && n == 0 && v.Suite.Err != nil && o.run.MatchString(v.id()+"/") {
 		// The suite refused to start (an unusable implementation).
-		rep.add(row{Pair: v.Suite.Pair, Variant: v.Name, Method: "*", Status: "FAIL", Error: err.Error(), err: err}, out)
+		rep.add(row{Pair: v.Suite.Pair, Variant: v.Name, Method: "*", Status: statusFail, Error: err.Error(), err: err}, out)
 	}
+}
+
+// methodsOf lists the methods Check runs for s: its own, then the corpus
+// method the engine adds when s has fuzz targets.
+func methodsOf(s equiv.Suite) []equiv.Method {
+	ms := s.Methods
+	if len(s.Targets) > 0 {
+		ms = append(ms[:len(ms):len(ms)], equiv.Method{Name: equiv.MethodCorpus})
+	}
+	return ms
 }

@@ -83,7 +83,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 }
 
 type report struct {
-	Seed   uint64 `json:"seed"`
+	Schema int    `json:"schema_version"`
+	Seed   string `json:"seed"`
 	Passed int    `json:"passed"`
 	Rows   []struct {
 		Method  string `json:"method"`
@@ -109,7 +110,7 @@ func TestPassAndJSON(t *testing.T) {
 	if err := json.Unmarshal(data, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Seed != 7 || rep.Passed != 2 || len(rep.Rows) != 2 || rep.Rows[0].Checked == 0 {
+	if rep.Schema != gate.SchemaVersion || rep.Seed != "7" || rep.Passed != 2 || len(rep.Rows) != 2 || rep.Rows[0].Checked == 0 {
 		t.Errorf("report = %+v", rep)
 	}
 }

@@ -6,13 +6,28 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
 
+	"golang.org/x/sys/cpu"
+
 	"github.com/equivcheck/equivcheck/equiv"
 	"github.com/equivcheck/equivcheck/internal/atomicfile"
+)
+
+// SchemaVersion is the version of the JSON report's schema (docs/report.md).
+const SchemaVersion = 1
+
+// Statuses of a row, in the JSON report and the JUnit file.
+const (
+	statusPass   = "pass"
+	statusFail   = "fail"
+	statusSkip   = "skip"
+	statusNotRun = "notrun" // stopped by -timeout or a signal before it finished
 )
 
 // row is one line of the report: one method of one variant of one pair.
@@ -20,7 +35,7 @@ type row struct {
 	Pair           string          `json:"pair"`
 	Variant        string          `json:"variant"`
 	Method         string          `json:"method"`
-	Status         string          `json:"status"` // pass, FAIL, skip
+	Status         string          `json:"status"`
 	Checked        int64           `json:"checked"`
 	ElapsedNS      int64           `json:"elapsed_ns"`
 	Reason         string          `json:"reason,omitempty"`
@@ -38,37 +53,59 @@ type counterexample struct {
 	Args     string `json:"args"`
 	Got      string `json:"got"`
 	Want     string `json:"want"`
-	Seed     uint64 `json:"seed"`
+	Seed     string `json:"seed"`
+	Stack    string `json:"stack,omitempty"`
 	FuzzFile string `json:"fuzz_file,omitempty"`
 }
 
 type report struct {
-	Level    string `json:"level"`
-	Seed     uint64 `json:"seed"`
-	GOOS     string `json:"goos"`
-	GOARCH   string `json:"goarch"`
-	Go       string `json:"go"`
-	Rows     []row  `json:"results"`
-	Failed   int    `json:"failed"`
-	Passed   int    `json:"passed"`
-	Skipped  int    `json:"skipped"`
-	ExitCode int    `json:"exit_code"`
-	selected int    // rows of methods that were selected
+	Schema      int       `json:"schema_version"`
+	Tool        toolInfo  `json:"tool"`
+	Level       string    `json:"level"`
+	Seed        string    `json:"seed"` // a string: JSON readers lose integers above 2^53
+	Shard       string    `json:"shard,omitempty"`
+	GOOS        string    `json:"goos"`
+	GOARCH      string    `json:"goarch"`
+	CPU         []string  `json:"cpu_features"`
+	Start       time.Time `json:"start"`
+	DurationNS  int64     `json:"duration_ns"`
+	Stopped     string    `json:"stopped,omitempty"` // "timeout" or "signal"
+	Rows        []row     `json:"results"`
+	Passed      int       `json:"passed"`
+	Failed      int       `json:"failed"`
+	Skipped     int       `json:"skipped"`
+	NotRun      int       `json:"not_run"`
+	ExitCode    int       `json:"exit_code"`
+	selected    int       // rows of methods that ran, or were skipped, here
+	matched     int       // methods that -run selects, on any shard
+	done        map[string]int64
+	annotations bool // print GitHub Actions annotations for failures
 }
 
 func newReport(o *options) *report {
-	return &report{Level: o.level.String(), Seed: o.seed, GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Go: runtime.Version()}
+	rep := &report{Schema: SchemaVersion, Tool: buildInfo(), Level: o.level.String(), Seed: strconv.FormatUint(o.seed, 10),
+		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPU: cpuFeatures(), Start: time.Now().UTC(),
+		done: map[string]int64{}, annotations: os.Getenv("GITHUB_ACTIONS") == "true"}
+	if o.shardN > 1 {
+		rep.Shard = fmt.Sprintf("%d/%d", o.shardK, o.shardN)
+	}
+	return rep
 }
 
 func resultRow(v Variant, res equiv.Result) row {
 	r := row{Pair: res.Pair, Variant: v.Name, Method: res.Method, Checked: res.Checked,
-		ElapsedNS: res.Elapsed.Nanoseconds(), Status: "pass", err: res.Err,
+		ElapsedNS: res.Elapsed.Nanoseconds(), Status: statusPass, err: res.Err,
 		Unchecked: res.Unchecked, Narrowed: res.Narrowed}
 	switch {
+	case res.Interrupted:
+		r.Status, r.Reason = statusNotRun, res.Skipped
+		if res.Err != nil {
+			r.Reason = res.Err.Error()
+		}
 	case res.Skipped != "":
-		r.Status, r.Reason = "skip", res.Skipped
+		r.Status, r.Reason = statusSkip, res.Skipped
 	case res.Err != nil:
-		r.Status, r.Error = "FAIL", res.Err.Error()
+		r.Status, r.Error = statusFail, res.Err.Error()
 		if ces := equiv.Counterexamples(res.Err); len(ces) > 0 {
 			r.ce = ces[0]
 		}
@@ -78,50 +115,82 @@ func resultRow(v Variant, res equiv.Result) row {
 
 func (rep *report) add(r row, out *rowPrinter) {
 	rep.selected++
+	if r.Status == statusPass {
+		rep.done[r.Pair+"/"+r.Method] = r.Checked
+	}
 	rep.Rows = append(rep.Rows, r)
 	out.print(r)
 }
 
 // finish counts the rows, writes counterexamples as fuzz inputs, prints
-// every failure in full and the summary line.
+// every failure in full (and as a GitHub annotation under GitHub Actions)
+// and the summary line, and sets the exit status.
 func (rep *report) finish(o *options, stdout, stderr io.Writer) {
 	for i := range rep.Rows {
 		r := &rep.Rows[i]
 		switch r.Status {
-		case "pass":
+		case statusPass:
 			rep.Passed++
-		case "skip":
+		case statusSkip:
 			rep.Skipped++
+		case statusNotRun:
+			rep.NotRun++
 		default:
 			rep.Failed++
 		}
 		if r.ce != nil {
 			r.Counterexample = &counterexample{Func: r.ce.Func, InputHex: fmt.Sprintf("%x", r.ce.Input),
-				Args: r.ce.Args, Got: r.ce.Got, Want: r.ce.Want, Seed: r.ce.Seed}
+				Args: r.ce.Args, Got: r.ce.Got, Want: r.ce.Want, Seed: strconv.FormatUint(r.ce.Seed, 10), Stack: r.ce.Stack}
 			r.Counterexample.FuzzFile = writeFuzzInput(o.fuzzdir, r.ce, stderr)
 		}
 	}
 	for _, r := range rep.Rows {
-		if r.Status != "FAIL" {
-			continue
-		}
-		fmt.Fprintf(stdout, "\nFAIL %s/%s/%s:\n  %s\n", r.Pair, r.Variant, r.Method, orReason(r.Error, r.Reason))
-		if r.Counterexample != nil && r.Counterexample.FuzzFile != "" {
-			fmt.Fprintf(stdout, "  replay: go test -run %s/%s (written to %s)\n", r.ce.FuzzTarget, filepath.Base(r.Counterexample.FuzzFile), r.Counterexample.FuzzFile)
+		if r.Status == statusFail {
+			rep.printFailure(stdout, r)
 		}
 	}
-	if rep.Failed > 0 {
+	rep.DurationNS = time.Since(rep.Start).Nanoseconds()
+	if rep.Failed > 0 || rep.NotRun > 0 {
 		rep.ExitCode = 1
 	}
-	fmt.Fprintf(stdout, "\n%d passed, %d failed, %d skipped (seed %d)\n", rep.Passed, rep.Failed, rep.Skipped, o.seed)
+	stopped := ""
+	if rep.Stopped != "" {
+		stopped = fmt.Sprintf(", %d not run (stopped by %s)", rep.NotRun, rep.Stopped)
+	}
+	fmt.Fprintf(stdout, "\n%d passed, %d failed, %d skipped%s (seed %s)\n", rep.Passed, rep.Failed, rep.Skipped, stopped, rep.Seed)
 }
 
-func (rep *report) writeJSON(path string) error {
+func (rep *report) printFailure(w io.Writer, r row) {
+	msg := orReason(r.Error, r.Reason)
+	fmt.Fprintf(w, "\nFAIL %s/%s/%s:\n  %s\n", r.Pair, r.Variant, r.Method, msg)
+	if r.Counterexample != nil && r.Counterexample.FuzzFile != "" {
+		fmt.Fprintf(w, "  replay: go test -run %s/%s (written to %s)\n", r.ce.FuzzTarget, filepath.Base(r.Counterexample.FuzzFile), r.Counterexample.FuzzFile)
+	}
+	if rep.annotations {
+		fmt.Fprintf(w, "::error title=equivcheck %s/%s/%s::%s\n", r.Pair, r.Variant, r.Method, escapeAnnotation(msg))
+	}
+}
+
+// escapeAnnotation escapes a GitHub Actions workflow-command message.
+func escapeAnnotation(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func (rep *report) writeJSON(path string, stdout io.Writer) error {
 	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write("", path, append(data, '\n'), 0o644)
+	return writeReport(path, append(data, '\n'), stdout)
+}
+
+// writeReport writes a report file atomically, or to stdout for "-".
+func writeReport(path string, data []byte, stdout io.Writer) error {
+	if path == "-" {
+		_, err := stdout.Write(data)
+		return err
+	}
+	return atomicfile.Write("", path, data, 0o644)
 }
 
 func orReason(err, reason string) string {
@@ -171,7 +240,10 @@ func (p *rowPrinter) print(r row) {
 		fmt.Fprintf(p.w, rowFormat, "PAIR", "VARIANT", "METHOD", "CHECKED", "TIME", "RESULT")
 		p.header = true
 	}
-	result := r.Status
+	result := map[string]string{statusFail: "FAIL", statusNotRun: "NOT RUN"}[r.Status]
+	if result == "" {
+		result = r.Status
+	}
 	if r.Reason != "" {
 		result += " (" + r.Reason + ")"
 	}
@@ -198,4 +270,51 @@ func availability(variants []Variant) string {
 		}
 	}
 	return fmt.Sprintf("%d of %d variants available", n, len(variants))
+}
+
+// toolInfo identifies the gate binary that wrote a report.
+type toolInfo struct {
+	Name        string `json:"name"`
+	Module      string `json:"module"`
+	Version     string `json:"module_version"`
+	VCSRevision string `json:"vcs_revision,omitempty"`
+	VCSModified bool   `json:"vcs_modified,omitempty"`
+	Go          string `json:"go"`
+}
+
+// buildInfo reads the main module's version and VCS revision, which "go
+// build" stamps into the binary ("go run" and tests leave the revision
+// out).
+func buildInfo() toolInfo {
+	t := toolInfo{Go: runtime.Version()}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return t
+	}
+	t.Name, t.Module, t.Version = bi.Path, bi.Main.Path, bi.Main.Version
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			t.VCSRevision = s.Value
+		case "vcs.modified":
+			t.VCSModified = s.Value == "true"
+		}
+	}
+	return t
+}
+
+// cpuFeatures lists the features golang.org/x/sys/cpu reports for this
+// processor (after GODEBUG=cpu.*=off), by field name, naming none itself.
+func cpuFeatures() []string {
+	var out []string
+	for _, arch := range []any{&cpu.X86, &cpu.ARM64, &cpu.ARM, &cpu.PPC64, &cpu.S390X, &cpu.RISCV64, &cpu.Loong64, &cpu.MIPS64X} {
+		v := reflect.ValueOf(arch).Elem()
+		for i := range v.NumField() {
+			f := v.Type().Field(i)
+			if name, ok := strings.CutPrefix(f.Name, "Has"); ok && f.Type.Kind() == reflect.Bool && v.Field(i).Bool() {
+				out = append(out, strings.ToLower(name))
+			}
+		}
+	}
+	return out
 }

@@ -1,0 +1,85 @@
+package equiv
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrInterrupted is the error of a method that was stopped (WithStop)
+// before it finished: what it compared is counted, but it did not pass.
+var ErrInterrupted = errors.New("stopped before the method finished")
+
+// WithStop makes the run stop once stop is closed: the method under way
+// ends at its next checkpoint (every 1024 calls of Run.Count) with
+// ErrInterrupted, and the methods after it are reported not run
+// (Result.Interrupted, never passed). The release gate closes it on
+// -timeout and on SIGINT or SIGTERM.
+func WithStop(stop <-chan struct{}) Option { return func(c *Config) { c.stop = stop } }
+
+// Progress is what a long method has done so far.
+type Progress struct {
+	Pair, Method string
+	Checked      int64
+	Elapsed      time.Duration
+}
+
+// WithProgress calls f, from the running method's goroutine, at most every
+// interval while a method runs (at its checkpoints), so that a long method
+// can show it is alive.
+func WithProgress(interval time.Duration, f func(Progress)) Option {
+	return func(c *Config) { c.progressEvery, c.progress = interval, f }
+}
+
+// WithShard makes this run shard k of n (1 <= k <= n) of a run split across
+// machines: a method marked Split runs only the part of its domain that
+// Run.Mine assigns to shard k, so that the n shards' counts add up to the
+// whole; other methods run whole (the caller assigns each to one shard).
+func WithShard(k, n int) Option { return func(c *Config) { c.shardK, c.shardN = k, n } }
+
+// ParseShard parses "k/n" (1 <= k <= n).
+func ParseShard(s string) (k, n int, err error) {
+	if _, err := fmt.Sscanf(s, "%d/%d", &k, &n); err != nil || n < 1 || k < 1 || k > n || fmt.Sprintf("%d/%d", k, n) != s {
+		return 0, 0, fmt.Errorf("shard %q: want k/n with 1 <= k <= n", s)
+	}
+	return k, n, nil
+}
+
+// Mine reports whether unit i of a Split method's domain belongs to this
+// shard (always, when the run is not sharded). A Split method calls it on
+// the index of each unit of its enumeration (an outer-loop index, say) and
+// skips, without counting, the units that are not its own; every unit must
+// be tested with Mine, so that the shards' counts add up to the whole.
+func (r *Run) Mine(i int) bool {
+	return r.cfg.shardN <= 1 || i%r.cfg.shardN == r.cfg.shardK-1
+}
+
+// interrupt unwinds a method that WithStop stopped.
+type interrupt struct{}
+
+// checkpoint is called every 1024 calls of Count: it stops the method if
+// the run was stopped, and reports progress when it is due.
+func (r *Run) checkpoint() {
+	select {
+	case <-r.cfg.stop:
+		panic(interrupt{})
+	default:
+	}
+	if r.cfg.progress == nil {
+		return
+	}
+	if now := time.Now(); now.Sub(r.lastProgress) >= r.cfg.progressEvery {
+		r.lastProgress = now
+		r.cfg.progress(Progress{Pair: r.pair, Method: r.method, Checked: r.checked, Elapsed: now.Sub(r.start)})
+	}
+}
+
+// stopped reports whether the run's stop channel is closed.
+func (c *Config) stopped() bool {
+	select {
+	case <-c.stop:
+		return true
+	default:
+		return false
+	}
+}

@@ -1,0 +1,219 @@
+package gate_test
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/equivcheck/equivcheck/equiv"
+	"github.com/equivcheck/equivcheck/equiv/checksumtest"
+	"github.com/equivcheck/equivcheck/equiv/gate"
+)
+
+// The JUnit schema as gotestsum writes it and Jenkins reads it: the
+// attributes both require.
+type jTestsuites struct {
+	XMLName xml.Name `xml:"testsuites"`
+	Tests   int      `xml:"tests,attr"`
+	Fail    int      `xml:"failures,attr"`
+	Suites  []struct {
+		Name     string `xml:"name,attr"`
+		Tests    int    `xml:"tests,attr"`
+		Failures int    `xml:"failures,attr"`
+		Skipped  int    `xml:"skipped,attr"`
+		Time     string `xml:"time,attr"`
+		Cases    []struct {
+			Classname string `xml:"classname,attr"`
+			Name      string `xml:"name,attr"`
+			Time      string `xml:"time,attr"`
+			Failure   *struct {
+				Message string `xml:"message,attr"`
+				Body    string `xml:",chardata"`
+			} `xml:"failure"`
+			Skipped *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"skipped"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func TestJUnit(t *testing.T) {
+	broken := gate.Variant{Name: "broken", Suite: checksumtest.NewSuite(checksumtest.Impl{Sum: dropOdd})}
+	neon := gate.Variant{Name: "neon", Suite: refVariant.Suite, Skip: "needs arm64"}
+	path := filepath.Join(t.TempDir(), "junit.xml")
+	code, stdout, _ := runGate(t, []gate.Variant{refVariant, broken, neon}, "-run", "vectors|corpus|neon", "-junit", path, "-fuzzdir", t.TempDir())
+	if code != 1 {
+		t.Fatalf("exit %d:\n%s", code, stdout)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc jTestsuites
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("not JUnit XML: %v\n%s", err, data)
+	}
+	if len(doc.Suites) != 3 || doc.Tests != 5 || doc.Fail != 2 {
+		t.Fatalf("suites %d, tests %d, failures %d, want 3, 5, 2:\n%s", len(doc.Suites), doc.Tests, doc.Fail, data)
+	}
+	for _, s := range doc.Suites {
+		if s.Name == "" || s.Tests != len(s.Cases) {
+			t.Errorf("suite %q: tests=%d with %d cases", s.Name, s.Tests, len(s.Cases))
+		}
+		for _, c := range s.Cases {
+			if _, err := strconv.ParseFloat(c.Time, 64); err != nil || c.Name == "" || c.Classname != s.Name {
+				t.Errorf("case %+v", c)
+			}
+			if s.Name == "checksum/broken" && (c.Failure == nil || !strings.Contains(c.Failure.Body, "input (hex):")) {
+				t.Errorf("checksum/broken/%s: no counterexample in the failure: %+v", c.Name, c.Failure)
+			}
+			if s.Name == "checksum/neon" && c.Skipped == nil {
+				t.Errorf("checksum/neon: not skipped")
+			}
+		}
+	}
+}
+
+// TestReportsToStdout: with -json - the report is all that stdout holds.
+func TestReportsToStdout(t *testing.T) {
+	code, stdout, stderr := runGate(t, []gate.Variant{refVariant}, "-run", "vectors", "-json", "-")
+	var rep map[string]any
+	if code != 0 || json.Unmarshal([]byte(stdout), &rep) != nil || rep["schema_version"] != float64(gate.SchemaVersion) {
+		t.Fatalf("exit %d; stdout %q", code, stdout)
+	}
+	if !strings.Contains(stderr, "1 passed") {
+		t.Errorf("the table is not on stderr: %q", stderr)
+	}
+	if _, ok := rep["seed"].(string); !ok {
+		t.Errorf("seed %v is not a string", rep["seed"])
+	}
+}
+
+func TestGitHubAnnotations(t *testing.T) {
+	t.Setenv("GITHUB_ACTIONS", "true")
+	broken := gate.Variant{Name: "broken", Suite: checksumtest.NewSuite(checksumtest.Impl{Sum: dropOdd})}
+	_, stdout, _ := runGate(t, []gate.Variant{broken}, "-run", "vectors", "-fuzzdir", t.TempDir())
+	if !strings.Contains(stdout, "::error title=equivcheck checksum/broken/vectors::") {
+		t.Errorf("no annotation:\n%s", stdout)
+	}
+}
+
+// endless counts until the run is stopped; its first call runs hook.
+func endless(hook func()) gate.Variant {
+	return gate.Variant{Name: "endless", Suite: equiv.Suite{Pair: "toy", Methods: []equiv.Method{
+		{Name: "first", Func: func(r *equiv.Run) error { r.Count(1); return nil }},
+		{Name: "endless", Func: func(r *equiv.Run) error {
+			hook()
+			for {
+				r.Count(1)
+			}
+		}},
+		{Name: "last", Func: func(r *equiv.Run) error { r.Count(1); return nil }},
+	}}}
+}
+
+type stoppedReport struct {
+	Stopped string `json:"stopped"`
+	NotRun  int    `json:"not_run"`
+	Passed  int    `json:"passed"`
+	Rows    []struct {
+		Method, Status string
+	} `json:"results"`
+}
+
+func checkStopped(t *testing.T, path, why string) {
+	t.Helper()
+	var rep stoppedReport
+	data, _ := os.ReadFile(path)
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatalf("report: %v\n%s", err, data)
+	}
+	if rep.Stopped != why || rep.Passed != 1 || rep.NotRun != 2 || len(rep.Rows) != 3 || rep.Rows[1].Status != "notrun" || rep.Rows[2].Status != "notrun" {
+		t.Errorf("report %+v", rep)
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	js := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, _ := runGate(t, []gate.Variant{endless(func() {})}, "-timeout", "100ms", "-json", js)
+	if code != 1 || !strings.Contains(stdout, "NOT RUN") || !strings.Contains(stdout, "stopped by timeout") {
+		t.Fatalf("exit %d, want 1 with the rest not run:\n%s", code, stdout)
+	}
+	checkStopped(t, js, "timeout")
+}
+
+func TestInterrupt(t *testing.T) {
+	js, ju := filepath.Join(t.TempDir(), "r.json"), filepath.Join(t.TempDir(), "j.xml")
+	self := func() { syscall.Kill(os.Getpid(), syscall.SIGINT) }
+	code, stdout, _ := runGate(t, []gate.Variant{endless(self)}, "-json", js, "-junit", ju)
+	if code != 130 || !strings.Contains(stdout, "stopped by signal") {
+		t.Fatalf("exit %d, want 130:\n%s", code, stdout)
+	}
+	checkStopped(t, js, "signal")
+	if data, err := os.ReadFile(ju); err != nil || !strings.Contains(string(data), "notrun") {
+		t.Errorf("JUnit report of the interrupted run: %v\n%s", err, data)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, stdout, _ := runGate(t, nil, "-version")
+	if code != 0 || !strings.HasPrefix(stdout, "equivcheck ") || !strings.Contains(stdout, "go1.") {
+		t.Errorf("exit %d: %q", code, stdout)
+	}
+}
+
+// TestShardUnion: the shards' rows together are the unsharded run's, each
+// whole method on exactly one shard and a split method's counts adding up.
+func TestShardUnion(t *testing.T) {
+	split := gate.Variant{Name: "split", Suite: equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "part", Split: true, Func: func(r *equiv.Run) error {
+		for i := range 100 {
+			if r.Mine(i) {
+				r.Count(i)
+			}
+		}
+		return nil
+	}}}}}
+	variants := []gate.Variant{refVariant, split}
+	rows := func(args ...string) map[string]int64 {
+		js := filepath.Join(t.TempDir(), "r.json")
+		code, stdout, _ := runGate(t, variants, append(args, "-seed", "3", "-json", js, "-run", "vectors|corpus|guard|part")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, stdout)
+		}
+		var rep struct {
+			Rows []struct {
+				Pair, Variant, Method string
+				Checked               int64
+			} `json:"results"`
+		}
+		data, _ := os.ReadFile(js)
+		json.Unmarshal(data, &rep)
+		m := map[string]int64{}
+		for _, r := range rep.Rows {
+			m[r.Pair+"/"+r.Variant+"/"+r.Method] += r.Checked
+		}
+		return m
+	}
+	whole := rows()
+	for _, n := range []int{2, 3} {
+		sum := map[string]int64{}
+		for k := 1; k <= n; k++ {
+			for key, c := range rows("-shard", strconv.Itoa(k)+"/"+strconv.Itoa(n)) {
+				sum[key] += c
+			}
+		}
+		if len(sum) != len(whole) {
+			t.Errorf("%d shards: rows %v, want %v", n, sum, whole)
+		}
+		for key, c := range whole {
+			if sum[key] != c {
+				t.Errorf("%d shards: %s counted %d, the whole run %d", n, key, sum[key], c)
+			}
+		}
+	}
+}
