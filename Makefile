@@ -5,7 +5,7 @@ BENCHTIME ?= 1s
 COUNT     ?= 6
 LEVEL     ?= quick
 
-.PHONY: test fuzz bench bench-peers gate lint ci
+.PHONY: test fuzz bench bench-peers bench-sweep gate lint ci
 
 test:
 	$(GO) test ./...
@@ -25,6 +25,21 @@ bench:
 # Against the Go peers (gvisor, gobwas/ws, quic-go), in the nested module bench/.
 bench-peers:
 	cd bench && $(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -count $(COUNT) | tee ../bench-peers.txt
+
+# Every pair against its peers over a dense size grid (bench/sweep_test.go),
+# about 11 minutes: raw output, benchstat table and CSV per pair in
+# docs/perf/, then the ratio curves (SVG) and each target's worst point.
+SWEEPTIME ?= 20ms
+BENCHSTAT ?= $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+bench-sweep:
+	mkdir -p docs/perf
+	for p in Checksum Mask Varint Header; do \
+		f=docs/perf/sweep-$$(echo $$p | tr A-Z a-z); \
+		(cd bench && $(GO) test -run '^$$' -bench "^BenchmarkSweep$$p\$$" -benchtime $(SWEEPTIME) -count $(COUNT) -timeout 60m .) > $$f.txt || exit 1; \
+		$(BENCHSTAT) -col /impl $$f.txt > $$f-benchstat.txt || exit 1; \
+		$(BENCHSTAT) -format csv -col /impl $$f.txt > $$f.csv || exit 1; \
+	done
+	cd bench && $(GO) run ./cmd/plot -out ../docs/perf ../docs/perf/sweep-*.csv | tee ../docs/perf/sweep-summary.txt
 
 # The release gate; LEVEL=standard or deep for the larger domains.
 gate:

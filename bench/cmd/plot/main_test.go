@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// sampleCSV is benchstat -format csv -col /impl output for two points of
+// the mask sweep, with the B/s table that SetBytes adds (to be skipped).
+const sampleCSV = `goos: linux
+goarch: amd64
+,equivcheck,,gobwas,,,,copy,,,
+,sec/op,CI,sec/op,CI,vs base,P,sec/op,CI,vs base,P
+SweepMask/align=0/size=64-2,2e-09,3%,4e-09,1%,+100.00%,p=0.002 n=6,1e-09,2%,-50.00%,p=0.002 n=6
+SweepMask/align=0/size=16-2,3e-09,3%,3e-09,1%,~,p=0.900 n=6,1.5e-09,2%,-50.00%,p=0.002 n=6
+geomean,2.4e-09,,3.4e-09,,+41%,,1.2e-09,,-50%,
+
+,equivcheck,,gobwas,,,,copy,,,
+,B/s,CI,B/s,CI,vs base,P,B/s,CI,vs base,P
+SweepMask/align=0/size=64-2,3.2e+10,3%,1.6e+10,1%,-50.00%,p=0.002 n=6,6.4e+10,2%,+100.00%,p=0.002 n=6
+`
+
+func TestRatios(t *testing.T) {
+	points, err := readCSV(strings.NewReader(sampleCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(points["SweepMask"]); n != 2 {
+		t.Fatalf("read %d points of SweepMask, want 2 (the B/s table must be skipped)", n)
+	}
+	got := map[string][]float64{}
+	for _, s := range ratios(points["SweepMask"], "size") {
+		if s.xs[0] != 16 || s.xs[1] != 64 {
+			t.Errorf("%s: xs = %v, want [16 64] (sorted)", s.label, s.xs)
+		}
+		got[s.label] = s.ys
+		if s.peer == "gobwas" && (s.sig[0] || !s.sig[1]) {
+			t.Errorf("%s: sig = %v, want [false true] (\"~\" at size=16)", s.label, s.sig)
+		}
+	}
+	want := map[string][]float64{
+		"copy align=0":   {0.5, 0.5}, // copy time / equivcheck time
+		"gobwas align=0": {1, 2},
+	}
+	for label, ys := range want {
+		g := got[label]
+		if len(g) != 2 || g[0] != ys[0] || g[1] != ys[1] {
+			t.Errorf("ratios[%q] = %v, want %v", label, g, ys)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("series %v, want exactly %v", got, want)
+	}
+}
+
+func TestSummaryAndSVG(t *testing.T) {
+	points, err := readCSV(strings.NewReader(sampleCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := chart{bench: "SweepMask", x: "size", logX: true, title: "t",
+		targets: []target{{"gobwas", 1.5, 1, 100, "1.5× gobwas"}}}
+	all := ratios(points["SweepMask"], "size")
+	var sum bytes.Buffer
+	summarize(&sum, c, all)
+	if !strings.Contains(sum.String(), "worst 1.00 at size=16; 1 of 2 points below 1.50, 0 of them significant") {
+		t.Errorf("summary does not report the miss at size=16:\n%s", sum.String())
+	}
+	svg := render(c, all)
+	if !strings.HasPrefix(svg, "<svg") || strings.Count(svg, "<polyline") != 2 {
+		t.Errorf("render: want an <svg> with 2 polylines, got:\n%s", svg)
+	}
+}

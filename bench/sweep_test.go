@@ -1,0 +1,231 @@
+package bench
+
+// Size sweeps: every pair against its peers over a dense grid, so that a
+// dip between the headline sizes of checksum_test.go, websocket_test.go and
+// quic_test.go cannot hide. Run them with `make bench-sweep`, which keeps
+// the raw output and the benchstat tables in docs/perf/ and plots the
+// ratio curves with ./cmd/plot; for one pair:
+//
+//	go test -run '^$' -bench '^BenchmarkSweepMask$' -benchtime 20ms -count 6 -timeout 60m . > sweep-mask.txt
+//	benchstat -col /impl sweep-mask.txt > sweep-mask-benchstat.txt
+//	benchstat -format csv -col /impl sweep-mask.txt > sweep-mask.csv
+//	go run ./cmd/plot -out ../docs/perf sweep-*.csv > sweep-summary.txt
+//
+// The whole sweep is about 19,000 benchmark runs: about 11 minutes at
+// -benchtime 20ms.
+//
+// Every benchmark name is Sweep<Pair>/<coordinates>/impl=<name>, so that
+// benchstat -col /impl puts the implementations side by side, one row per
+// point of the grid. Each loop calls the function directly, as an
+// application would, and b.Loop keeps every call and its result alive.
+
+import (
+	"fmt"
+	"testing"
+	"unsafe"
+
+	"github.com/equivcheck/equivcheck/optimized/checksum"
+	"github.com/equivcheck/equivcheck/optimized/quic"
+	"github.com/equivcheck/equivcheck/optimized/websocket"
+	"github.com/gobwas/ws"
+	"github.com/quic-go/quic-go/quicvarint"
+	gvisorchecksum "gvisor.dev/gvisor/pkg/tcpip/checksum"
+)
+
+// sweepSizes returns every length from 1 to 256, then each power of two
+// from 512 to 4 MiB with its neighbours 2^k-1 and 2^k+1: the lengths where
+// a kernel changes block count, dispatch threshold or cache level.
+func sweepSizes() []int {
+	var sizes []int
+	for n := 1; n <= 256; n++ {
+		sizes = append(sizes, n)
+	}
+	sizes = append(sizes, 257)
+	for n := 512; n <= 4<<20; n *= 2 {
+		sizes = append(sizes, n-1, n, n+1)
+	}
+	return sizes
+}
+
+// sweepAligns are the start offsets past a 64-byte boundary: a cache-line
+// aligned start, and one byte off (odd for the checksum, unaligned for
+// every vector load).
+var sweepAligns = []int{0, 1}
+
+// sweepBuf returns n bytes starting align bytes past a 64-byte boundary,
+// filled with a pattern that has no runs of zeros or 0xFF.
+func sweepBuf(n, align int) []byte {
+	buf := make([]byte, n+64+align)
+	off := int(-uintptr(unsafe.Pointer(unsafe.SliceData(buf))) & 63)
+	b := buf[off+align : off+align+n : off+align+n]
+	for i := range b {
+		b[i] = byte(i*7 + 3)
+	}
+	return b
+}
+
+// BenchmarkSweepChecksum compares checksum.Sum with gVisor's
+// checksum.Checksum (the same un-complemented sum) at every sweep size and
+// alignment.
+func BenchmarkSweepChecksum(b *testing.B) {
+	for _, align := range sweepAligns {
+		buf := sweepBuf(4<<20+1, align)
+		for _, size := range sweepSizes() {
+			in := buf[:size]
+			name := fmt.Sprintf("align=%d/size=%d", align, size)
+			b.Run(name+"/impl=equivcheck", func(b *testing.B) {
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					checksum.Sum(in, 0)
+				}
+			})
+			b.Run(name+"/impl=gvisor", func(b *testing.B) {
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					gvisorchecksum.Checksum(in, 0)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkSweepMask compares websocket.Mask with gobwas/ws.Cipher, both in
+// place, and with copy() between two buffers of the same size and
+// alignment (the bandwidth proxy: masking reads and writes every byte
+// once), at every sweep size and alignment.
+func BenchmarkSweepMask(b *testing.B) {
+	key := [4]byte{0x37, 0xfa, 0x21, 0x3d}
+	for _, align := range sweepAligns {
+		buf := sweepBuf(4<<20+1, align)
+		src := sweepBuf(4<<20+1, align)
+		for _, size := range sweepSizes() {
+			in, from := buf[:size], src[:size]
+			name := fmt.Sprintf("align=%d/size=%d", align, size)
+			b.Run(name+"/impl=equivcheck", func(b *testing.B) {
+				b.SetBytes(int64(size))
+				pos := 0
+				for b.Loop() {
+					pos = websocket.Mask(in, key, pos)
+				}
+			})
+			b.Run(name+"/impl=gobwas", func(b *testing.B) {
+				b.SetBytes(int64(size))
+				pos := 0
+				for b.Loop() {
+					ws.Cipher(in, key, pos)
+					pos = (pos + size) & 3
+				}
+			})
+			b.Run(name+"/impl=copy", func(b *testing.B) {
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					copy(in, from)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkSweepVarint compares quic.ParseVarint with quicvarint.Parse for
+// each encoding length followed by 0 to 8 more bytes, the last of them at
+// the very end of its array (capacity equal to length), as the last
+// frame's length field of a packet is: tail=0 is a varint that ends the
+// buffer, tail=8 one with a full word after it.
+func BenchmarkSweepVarint(b *testing.B) {
+	encodings := []struct {
+		n   int
+		hex string
+	}{ // RFC 9000 Appendix A.1
+		{1, "25"},
+		{2, "7bbd"},
+		{4, "9d7f3e7d"},
+		{8, "c2197c5eff14e88c"},
+	}
+	for _, e := range encodings {
+		for tail := 0; tail <= 8; tail++ {
+			in := unhex(e.hex + "0102030405060708"[:2*tail])
+			in = in[:len(in):len(in)]
+			name := fmt.Sprintf("len=%d/tail=%d", e.n, tail)
+			b.Run(name+"/impl=equivcheck", func(b *testing.B) {
+				var v uint64
+				var n int
+				var err error
+				for b.Loop() {
+					v, n, err = quic.ParseVarint(in)
+				}
+				sinkU64, sinkInt, sinkErr = v, n, err
+			})
+			b.Run(name+"/impl=quicgo", func(b *testing.B) {
+				var v uint64
+				var n int
+				var err error
+				for b.Loop() {
+					v, n, err = quicvarint.Parse(in)
+				}
+				sinkU64, sinkInt, sinkErr = v, n, err
+			})
+		}
+	}
+}
+
+// sweepHeaderCases returns one 1200-byte datagram per packet type and
+// connection ID length: 1-RTT packets with every DCID length 0..20, and
+// version 1 Initial (empty token), 0-RTT, Handshake and Retry packets with
+// DCID and SCID lengths 0, 4, 8, 12, 16 and 20. quic-go exports no header
+// parser (its wire package is internal), so the only yardstick is copy20.
+func sweepHeaderCases() []struct {
+	name         string
+	packet       []byte
+	shortDCIDLen int
+} {
+	type hc = struct {
+		name         string
+		packet       []byte
+		shortDCIDLen int
+	}
+	cid := "0102030405060708090a0b0c0d0e0f1011121314"
+	var cases []hc
+	for l := 0; l <= 20; l++ {
+		cases = append(cases, hc{fmt.Sprintf("type=1rtt/cid=%d", l), padTo("41"+cid[:2*l], 1200), l})
+	}
+	for l := 0; l <= 20; l += 4 {
+		c := fmt.Sprintf("%02x", l) + cid[:2*l]
+		// Length 1200 - header size, as a 2-byte varint.
+		length := func(header int) string { return fmt.Sprintf("%04x", 0x4000|(1200-header-2)) }
+		long := 7 + 2*l // first byte, version, two CID lengths and CIDs
+		cases = append(cases,
+			hc{fmt.Sprintf("type=initial/cid=%d", l), padTo("c300000001"+c+c+"00"+length(long+1), 1200), 0},
+			hc{fmt.Sprintf("type=0rtt/cid=%d", l), padTo("d300000001"+c+c+length(long), 1200), 0},
+			hc{fmt.Sprintf("type=handshake/cid=%d", l), padTo("e300000001"+c+c+length(long), 1200), 0},
+			hc{fmt.Sprintf("type=retry/cid=%d", l), padTo("f000000001"+c+c+"aabbccdd", long+4+16), 0},
+		)
+	}
+	return cases
+}
+
+// BenchmarkSweepHeader measures quic.ParseHeader for every case of
+// sweepHeaderCases against copy20 (see quic_test.go).
+func BenchmarkSweepHeader(b *testing.B) {
+	for _, c := range sweepHeaderCases() {
+		if _, err := quic.ParseHeader(c.packet, c.shortDCIDLen); err != nil {
+			b.Fatalf("case %s: %v", c.name, err)
+		}
+		b.Run(c.name+"/impl=equivcheck", func(b *testing.B) {
+			p, n := c.packet, c.shortDCIDLen
+			var h quic.Header
+			var err error
+			for b.Loop() {
+				h, err = quic.ParseHeader(p, n)
+			}
+			sinkHeader, sinkErr = h, err
+		})
+		b.Run(c.name+"/impl=copy20", func(b *testing.B) {
+			p := c.packet
+			var x byte
+			for b.Loop() {
+				x = copy20(p)
+			}
+			sinkByte = x
+		})
+	}
+}
