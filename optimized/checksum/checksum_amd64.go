@@ -4,10 +4,14 @@ package checksum
 
 import "golang.org/x/sys/cpu"
 
-// CPU features, read once through golang.org/x/sys/cpu, so that
-// GODEBUG=cpu.avx512f=off, cpu.avx2=off or cpu.all=off select a fallback.
+// CPU features, read once through golang.org/x/sys/cpu, so that GODEBUG
+// selects a fallback: cpu.avx512f=off (or avx512bw) the AVX2 kernel,
+// cpu.avx2=off or cpu.all=off the generic code. The AVX-512 kernel also
+// uses VEX-encoded AVX2 instructions on Y registers, so it needs AVX2 as
+// well: turning AVX2 off turns off every vector kernel, as it does in
+// optimized/websocket.
 var (
-	hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+	hasAVX512 = cpu.X86.HasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
 	hasAVX2   = cpu.X86.HasAVX2
 )
 
