@@ -7,6 +7,7 @@ require github.com/equivcheck/equivcheck v0.0.0
 require (
 	github.com/AdaLogics/go-fuzz-headers v0.0.0-20240806141605-e8a1dd7889d6 // indirect
 	github.com/leanovate/gopter v0.2.11 // indirect
+	golang.org/x/sys v0.50.0 // indirect
 	pgregory.net/rapid v1.3.0 // indirect
 )
 

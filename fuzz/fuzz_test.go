@@ -10,11 +10,14 @@ import (
 )
 
 // FuzzChecksum: Sum at the plan's alignment, Checksum, a Digest fed in the
-// plan's pieces and Update on the plan's triple (checksumtest.CheckInput).
+// plan's pieces and Update on the plan's triple, and, with the plan's
+// helper section, Combine, FinishUDP, Put, UpdateUDP, UpdateUDP6,
+// PseudoHeaderSum and VerifyUDP (checksumtest.CheckInput).
 func FuzzChecksum(f *testing.F) { checksumtest.FuzzAll(f, registry.Available(registry.Checksum())) }
 
-// FuzzMask: Mask at the plan's alignment, in the plan's chunks, and
-// MaskCopy (websockettest.CheckInput).
+// FuzzMask: Mask at the plan's alignment, in the plan's chunks, MaskCopy,
+// and the streaming MaskReader and MaskWriter over the plan's readers and
+// writers (websockettest.CheckInput).
 func FuzzMask(f *testing.F) { websockettest.FuzzAll(f, registry.Available(registry.Mask())) }
 
 // FuzzQUICHeader: ParseHeader, Packets, ParseVarint and AppendVarint on raw

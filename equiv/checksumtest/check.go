@@ -101,8 +101,10 @@ func (c *checker) has(fn string) bool {
 		return c.impl.Update != nil
 	case "Digest":
 		return c.impl.New != nil
+	case "Sum":
+		return c.impl.Sum != nil
 	}
-	return c.impl.Sum != nil
+	return c.hasHelper(fn)
 }
 
 // compare checks in at s: unless it is out of scope, it counts it, calls
@@ -111,7 +113,7 @@ func (c *checker) compare(s site, in Input) *equiv.Counterexample {
 	if !c.has(in.Func) {
 		return nil
 	}
-	if in.Func != "Update" {
+	if in.buffered() {
 		in.Align = alignOf(s, len(in.Data))
 	}
 	if equiv.Excluded(c.cfg, in) {
@@ -138,8 +140,10 @@ func (c *checker) call(s site, in Input) *equiv.Counterexample {
 		return c.callWord(s, in, c.impl.Checksum, ref.Checksum(in.Data))
 	case "Digest":
 		return c.callDigest(s, in)
+	case "Update":
+		return c.callUpdate(in)
 	}
-	return c.callUpdate(in)
+	return c.callHelper(s, in)
 }
 
 // callWord calls f, Sum or Checksum, on the copy of in.Data at s and
@@ -248,9 +252,11 @@ func (in Input) args(s site) string {
 		a = fmt.Sprintf("align=%d", in.Align)
 	case "Digest":
 		a = fmt.Sprintf("align=%d splits=%v", in.Align, in.Splits)
-	case "Update":
+	case "Update", "UpdateUDP", "UpdateUDP6":
 		u := in.Update
 		a = fmt.Sprintf("checksum=%#04x old=%#04x new=%#04x", u[0], u[1], u[2])
+	default:
+		a = in.helperArgs()
 	}
 	if w := s.where(); w != "" {
 		a += " " + w
@@ -260,9 +266,12 @@ func (in Input) args(s site) string {
 
 // fuzzArgs returns in as the arguments of FuzzChecksum, or nil if the plan
 // cannot encode it (a Digest with more than 7 splits, or past 65535 bytes).
+// The helpers' inputs use the plan's helper section (see decodePlan), after
+// an update triple of zeros where in has none.
 func (in Input) fuzzArgs() []any {
 	p := plan{align: in.Align}
 	switch in.Func {
+	case "Sum", "Checksum":
 	case "Digest":
 		if len(in.Splits) > maxSplits || len(in.Data) > 0xFFFF {
 			return nil
@@ -270,9 +279,12 @@ func (in Input) fuzzArgs() []any {
 		p.splits = in.Splits
 	case "Update":
 		p.update = &in.Update
+	default:
+		p = in.helperPlan()
 	}
 	initial := uint16(0)
-	if in.Func == "Sum" {
+	switch in.Func {
+	case "Sum", "Combine", "FinishUDP":
 		initial = in.Initial
 	}
 	return []any{append([]byte{}, in.Data...), initial, encodePlan(p)}

@@ -1,9 +1,10 @@
 // Package checksumtest checks an implementation of the Internet checksum
-// (RFC 1071, with RFC 1624's incremental update) against
-// reference/checksum: published vectors, a bounded-exhaustive grid of
-// lengths, alignments and carry-heavy contents, guard pages, rapid and
-// gopter properties, and the seed corpus. It is to a checksum what
-// testing/fstest is to a file system:
+// (RFC 1071, with RFC 1624's incremental update, and the helpers around it:
+// Combine, Put, TCP/UDP pseudo-headers and the UDP checksum rules of RFC 768
+// and RFC 8200 §8.1) against reference/checksum: published vectors, a
+// bounded-exhaustive grid of lengths, alignments and carry-heavy contents,
+// guard pages, rapid and gopter properties, and the seed corpus. It is to a
+// checksum what testing/fstest is to a file system:
 //
 //	func TestMySum(t *testing.T) {
 //		checksumtest.Test(t, checksumtest.Impl{Sum: mypkg.Sum, Update: mypkg.Update})
@@ -20,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"net/netip"
 	"testing"
 
 	"github.com/equivcheck/equivcheck/corpus"
@@ -38,8 +40,8 @@ type Digest interface {
 }
 
 // Impl is an implementation of the Internet checksum to check against
-// reference/checksum. Sum is required; a nil Checksum, Update or New is
-// not checked, and each method's Result lists it in Unchecked.
+// reference/checksum. Sum is required; every other function is optional: a
+// nil one is not checked, and each method's Result lists it in Unchecked.
 type Impl struct {
 	// Name optionally labels the implementation in messages ("avx2").
 	Name string
@@ -53,7 +55,36 @@ type Impl struct {
 	Update func(checksum, old, new uint16) uint16
 	// New returns a Digest whose Sum16 after writing b is Sum(b, 0).
 	New func() Digest
+
+	// Combine returns the Sum of two adjacent pieces from their sums: sum
+	// of the first, next of the second, and offset, where the second
+	// starts (only its parity matters; RFC 1071 §2(A)-(B)).
+	Combine func(sum, next uint16, offset int) uint16
+	// Put writes c big-endian into b[0:2] and reports true, or writes
+	// nothing and reports false if len(b) < 2.
+	Put func(b []byte, c uint16) bool
+	// PseudoHeaderSum returns the Sum of the TCP/UDP pseudo-header of
+	// RFC 768 and RFC 9293 §3.1 (IPv4) or RFC 8200 §8.1 (IPv6), or 0,
+	// false for mixed or invalid address families and IPv4 lengths above
+	// 0xFFFF.
+	PseudoHeaderSum func(src, dst netip.Addr, proto uint8, length uint32) (uint16, bool)
+	// FinishUDP returns ^sum, with 0x0000 written 0xFFFF (RFC 768).
+	FinishUDP func(sum uint16) uint16
+	// UpdateUDP is Update for UDP over IPv4: a field of 0x0000 (no
+	// checksum, RFC 768) stays 0x0000, and a result of 0x0000 is 0xFFFF.
+	UpdateUDP func(checksum, old, new uint16) uint16
+	// UpdateUDP6 is UpdateUDP over IPv6, where a field of 0x0000 is
+	// invalid (RFC 8200 §8.1): 0, false for it.
+	UpdateUDP6 func(checksum, old, new uint16) (uint16, bool)
+	// VerifyUDP reports whether a UDP datagram (header and data) from src
+	// to dst passes its checksum, with the zero-field rule of the
+	// addresses' family (RFC 768 for IPv4, RFC 8200 §8.1 for IPv6).
+	VerifyUDP func(src, dst netip.Addr, segment []byte) bool
 }
+
+// helpers are the names of Impl's optional functions beyond Checksum,
+// Update and New, in the order of its fields.
+var helpers = []string{"Combine", "Put", "PseudoHeaderSum", "FinishUDP", "UpdateUDP", "UpdateUDP6", "VerifyUDP"}
 
 // GridLen is the longest input of the suite's grid of lengths ×
 // alignments × content classes. It is at least twice the widest stride of
@@ -73,17 +104,38 @@ const GridLen = 3 * 256
 //     pieces ending at each split, then the rest). In the Digest state
 //     machine of the properties method, Data and Splits are what was
 //     written since the last Reset, and Align is 0.
-//   - "Update": Update only.
+//   - "Update", "UpdateUDP" and "UpdateUDP6": Update only.
+//   - "Combine": Initial (its sum), Value (next) and Offset.
+//   - "FinishUDP": Initial (its sum).
+//   - "Put": Data (b's contents before the call), Value (c) and Align.
+//   - "PseudoHeaderSum": Src, Dst, Proto and Length.
+//   - "VerifyUDP": Src, Dst, Data (the segment) and Align.
 //
 // Data belongs to the suite: an Exclude function must neither modify nor
 // retain it.
 type Input struct {
-	Func    string    // "Sum", "Checksum", "Digest" or "Update"
-	Data    []byte    // the bytes summed
-	Initial uint16    // Sum's initial value
+	Func    string    // "Sum", "Checksum", "Digest", "Update", or one of the helpers above
+	Data    []byte    // the bytes summed, verified or written over
+	Initial uint16    // Sum's initial value, Combine's and FinishUDP's sum
 	Align   int       // offset of Data's first byte from a 64-byte boundary
 	Splits  []int     // sorted positions in Data where the Digest's writes end
-	Update  [3]uint16 // Update's arguments: checksum, old, new
+	Update  [3]uint16 // Update's (and UpdateUDP's, UpdateUDP6's) arguments: checksum, old, new
+
+	Value    uint16     // Combine's next, Put's checksum
+	Offset   int        // Combine's offset
+	Src, Dst netip.Addr // PseudoHeaderSum's and VerifyUDP's addresses
+	Proto    uint8      // PseudoHeaderSum's protocol number
+	Length   uint32     // PseudoHeaderSum's length
+}
+
+// buffered reports whether in's function is given a buffer (Data, at
+// Align), rather than values only.
+func (in Input) buffered() bool {
+	switch in.Func {
+	case "Sum", "Checksum", "Digest", "Put", "VerifyUDP":
+		return true
+	}
+	return false
 }
 
 // Exclude declares the inputs for which out returns true out of the
@@ -105,19 +157,21 @@ func NewSuite(impl Impl) equiv.Suite {
 	if impl.Sum == nil {
 		return equiv.Suite{Pair: pair, Err: nilSumError(impl)}
 	}
-	every := unchecked(impl, "Checksum", "Update", "New")
+	every := unchecked(impl, append([]string{"Checksum", "Update", "New"}, helpers...)...)
 	return equiv.Suite{
 		Pair: pair,
 		Methods: []equiv.Method{
 			{Name: equiv.MethodVectors, Func: withChecker(impl, runVectors), Unchecked: every},
 			{Name: equiv.MethodExhaustive, Func: withChecker(impl, runExhaustive), Unchecked: every},
+			// The guard method checks the functions that are given a
+			// buffer.
 			{Name: equiv.MethodGuard, Func: withChecker(impl, runGuard), Skip: equiv.GuardSkip(),
-				Unchecked: unchecked(impl, "New")},
+				Unchecked: unchecked(impl, "New", "Put", "VerifyUDP")},
 			{Name: equiv.MethodProperties, Func: func(r *equiv.Run) error {
 				// Run.Property and Run.Law count every case themselves,
 				// so this checker counts nothing.
 				return runProperties(newChecker(impl, r.Config(), nil), r)
-			}, Unchecked: unchecked(impl, "Update", "New")},
+			}, Unchecked: unchecked(impl, append([]string{"Update", "New"}, helpers...)...)},
 		},
 		Targets: []equiv.FuzzTarget{fuzzTarget(impl)},
 		Corpus:  corpus.FS,
@@ -140,7 +194,12 @@ func nilSumError(impl Impl) error {
 // unchecked lists, for Method.Unchecked, which of the optional functions
 // named in funcs impl leaves nil.
 func unchecked(impl Impl, funcs ...string) []string {
-	missing := map[string]bool{"Checksum": impl.Checksum == nil, "Update": impl.Update == nil, "New": impl.New == nil}
+	missing := map[string]bool{
+		"Checksum": impl.Checksum == nil, "Update": impl.Update == nil, "New": impl.New == nil,
+		"Combine": impl.Combine == nil, "Put": impl.Put == nil, "PseudoHeaderSum": impl.PseudoHeaderSum == nil,
+		"FinishUDP": impl.FinishUDP == nil, "UpdateUDP": impl.UpdateUDP == nil,
+		"UpdateUDP6": impl.UpdateUDP6 == nil, "VerifyUDP": impl.VerifyUDP == nil,
+	}
 	var out []string
 	for _, f := range funcs {
 		if missing[f] {

@@ -14,9 +14,10 @@ var initials = []uint16{0x0000, 0x0001, 0x00ff, 0x0100, 0x7fff, 0x8000, 0xff00, 
 // runExhaustive enumerates the bounded domains of docs/equivalence.md, one
 // axis per part.
 func runExhaustive(c *checker, r *equiv.Run) error {
-	for _, part := range []func(*checker, *equiv.Run) *equiv.Counterexample{
+	parts := []func(*checker, *equiv.Run) *equiv.Counterexample{
 		shortInputs, grid, longInputs, digestSplits, updates,
-	} {
+	}
+	for _, part := range append(parts, helperParts...) {
 		if ce := part(c, r); ce != nil {
 			return r.Fail(ce)
 		}
@@ -132,10 +133,7 @@ func updates(c *checker, r *equiv.Run) *equiv.Counterexample {
 	if c.impl.Update == nil {
 		return nil
 	}
-	var near [256]uint16
-	for i := range 128 {
-		near[i], near[128+i] = uint16(i), uint16(0xff80+i)
-	}
+	near := nearEnds(256)
 	for _, hc := range near {
 		for _, m := range near {
 			for _, m2 := range near {

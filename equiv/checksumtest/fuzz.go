@@ -1,6 +1,8 @@
 package checksumtest
 
 import (
+	"encoding/binary"
+	"net/netip"
 	"slices"
 	"testing"
 
@@ -33,10 +35,17 @@ func fuzzTarget(impl Impl) equiv.FuzzTarget {
 // pieces the plan names, and Update on the triple the plan names, if it
 // names one. The plan is decoded with go-fuzz-headers: a byte (alignment
 // mod 64), a byte (number of splits mod 8), that many uint16 split
-// positions (mod len(data)+1, sorted), and three uint16s for Update. Fuzz
-// and the corpus method call the same check, so a corpus file means the
-// same thing to both. It returns the minimized *equiv.Counterexample
-// (Pair "checksum", Method "fuzz") of the first function that disagreed.
+// positions (mod len(data)+1, sorted), and three uint16s for Update. An
+// optional helper section may follow (plans that end earlier mean what they
+// always meant): a uint16 next and a uint64 offset, for Combine(initial,
+// next, offset), FinishUDP(initial), Put(data, next) and UpdateUDP and
+// UpdateUDP6 on the triple; then a byte of address families, a byte
+// protocol, a uint32 length and 16 bytes for each address, for
+// PseudoHeaderSum(src, dst, protocol, length) and VerifyUDP(src, dst,
+// data). Fuzz and the corpus method call the same check, so a corpus file
+// means the same thing to both. It returns the minimized
+// *equiv.Counterexample (Pair "checksum", Method "fuzz") of the first
+// function that disagreed.
 func CheckInput(impl Impl, data []byte, initial uint16, plan []byte, opts ...equiv.Option) error {
 	if impl.Sum == nil {
 		return nilSumError(impl)
@@ -65,9 +74,36 @@ func checkInput(impl Impl, cfg *equiv.Config, data []byte, initial uint16, planB
 		return ce, compared
 	}
 	if p.update != nil {
-		return c.update(p.update[0], p.update[1], p.update[2]), compared
+		if ce := c.update(p.update[0], p.update[1], p.update[2]); ce != nil {
+			return ce, compared
+		}
 	}
-	return nil, compared
+	return checkHelpers(c, p, data, initial), compared
+}
+
+// checkHelpers checks the helpers on the values of p's helper section, if
+// it has one, and returns the first counterexample.
+func checkHelpers(c *checker, p plan, data []byte, initial uint16) *equiv.Counterexample {
+	if w := p.words; w != nil {
+		u := p.update
+		for _, check := range []func() *equiv.Counterexample{
+			func() *equiv.Counterexample { return c.combine(initial, w.next, w.offset) },
+			func() *equiv.Counterexample { return c.finishUDP(initial) },
+			func() *equiv.Counterexample { return c.put(aligned(p.align), data, w.next) },
+			func() *equiv.Counterexample { return c.updateUDP(u[0], u[1], u[2]) },
+		} {
+			if ce := check(); ce != nil {
+				return ce
+			}
+		}
+	}
+	if a := p.addrs; a != nil {
+		if ce := c.pseudo(a.src, a.dst, a.proto, a.length); ce != nil {
+			return ce
+		}
+		return c.verifyUDP(aligned(p.align), a.src, a.dst, data)
+	}
+	return nil
 }
 
 // Fuzz fuzzes impl against the reference with the target FuzzChecksum,
@@ -117,12 +153,31 @@ type plan struct {
 	align  int        // offset of data from a 64-byte boundary
 	splits []int      // Digest write boundaries (positions into data)
 	update *[3]uint16 // Update(checksum, old, new), if present
+
+	// The helper section, after the update triple.
+	words *wordArgs // Combine, FinishUDP, Put, UpdateUDP, UpdateUDP6, if present
+	addrs *addrArgs // PseudoHeaderSum and VerifyUDP, if present
+}
+
+// wordArgs are the helper section's values for Combine and Put.
+type wordArgs struct {
+	next   uint16 // Combine's next, Put's checksum
+	offset int    // Combine's offset
+}
+
+// addrArgs are the helper section's values for PseudoHeaderSum and
+// VerifyUDP.
+type addrArgs struct {
+	src, dst netip.Addr
+	proto    uint8
+	length   uint32
 }
 
 // decodePlan reads, with go-fuzz-headers: a byte (alignment mod 64), a
 // byte (number of splits mod 8), that many uint16 split positions (taken
-// mod dataLen+1 and sorted), and three uint16s for Update. Whatever the
-// plan runs out before keeps its default.
+// mod dataLen+1 and sorted), three uint16s for Update, and the helper
+// section (decodeHelpers). Whatever the plan runs out before keeps its
+// default.
 func decodePlan(b []byte, dataLen int) plan {
 	var p plan
 	c := fuzzheaders.NewConsumer(b)
@@ -153,11 +208,56 @@ func decodePlan(b []byte, dataLen int) plan {
 		}
 	}
 	p.update = &u
+	decodeHelpers(c, &p)
 	return p
 }
 
+// decodeHelpers reads the helper section that follows the update triple:
+// a uint16 next and a uint64 offset (two's complement), then a byte of
+// families (the source's is the byte mod 5, the destination's the byte / 5
+// mod 5, in the order of the family constants), a byte protocol, a uint32
+// length and 16 bytes for each address (see addrOf). A group the plan runs
+// out in is absent.
+func decodeHelpers(c *fuzzheaders.ConsumeFuzzer, p *plan) {
+	next, err := c.GetUint16()
+	if err != nil {
+		return
+	}
+	off, err := c.GetUint64()
+	if err != nil {
+		return
+	}
+	p.words = &wordArgs{next: next, offset: int(int64(off))}
+	fams, err := c.GetByte()
+	if err != nil {
+		return
+	}
+	proto, err := c.GetByte()
+	if err != nil {
+		return
+	}
+	length, err := c.GetUint32()
+	if err != nil {
+		return
+	}
+	var src, dst [16]byte
+	for _, a := range []*[16]byte{&src, &dst} {
+		b, err := c.GetNBytes(16)
+		if err != nil {
+			return
+		}
+		copy(a[:], b)
+	}
+	p.addrs = &addrArgs{
+		src:   addrOf(family(fams%uint8(numFamilies)), src),
+		dst:   addrOf(family(fams/uint8(numFamilies)%uint8(numFamilies)), dst),
+		proto: proto, length: length,
+	}
+}
+
 // encodePlan is the inverse of decodePlan for splits below 65536 and at
-// most maxSplits of them.
+// most maxSplits of them. The groups a plan's helper section needs before
+// its own (the update triple, the words) are written as zeros if absent.
 func encodePlan(p plan) []byte {
 	b := []byte{byte(p.align), byte(len(p.splits))}
 	u16 := func(v uint16) {
@@ -168,10 +268,28 @@ func encodePlan(p plan) []byte {
 	for _, s := range p.splits {
 		u16(uint16(s))
 	}
+	if p.words == nil && p.addrs != nil {
+		p.words = &wordArgs{}
+	}
+	if p.update == nil && p.words != nil {
+		p.update = &[3]uint16{}
+	}
 	if p.update != nil {
 		for _, v := range p.update {
 			u16(v)
 		}
+	}
+	if w := p.words; w != nil {
+		u16(w.next)
+		b = binary.BigEndian.AppendUint64(b, uint64(w.offset))
+		b = append(b, 1) // big-endian, as for u16
+	}
+	if a := p.addrs; a != nil {
+		fs, src := familyOf(a.src)
+		fd, dst := familyOf(a.dst)
+		b = append(b, byte(fs)+byte(numFamilies)*byte(fd), a.proto)
+		b = binary.BigEndian.AppendUint32(b, a.length)
+		b = append(append(b, src[:]...), dst[:]...)
 	}
 	return b
 }

@@ -6,7 +6,11 @@ import "github.com/equivcheck/equivcheck/equiv"
 // length 0..GridLen of bytes ≥ 0x80 flush against an unmapped page: ending
 // at the page after it (an over-read faults) and starting just after the
 // page before it (an under-read faults). A fault is a panic, and so a
-// counterexample, minimized at the same edge.
+// counterexample, minimized at the same edge. It checks the helpers that
+// take a buffer the same way: Put on every length 0..3 (a write past a
+// short b faults), and VerifyUDP on every length 0..GridLen of a valid
+// segment (so that it reads the whole of it), IPv4 at even lengths and IPv6
+// at odd ones.
 func runGuard(c *checker, r *equiv.Run) error {
 	return r.Guarded(func(gs []*equiv.Guarded) error {
 		data := make([]byte, GridLen)
@@ -21,8 +25,30 @@ func runGuard(c *checker, r *equiv.Run) error {
 				if ce := c.digest(s, b, nil); ce != nil {
 					return r.Fail(ce)
 				}
+				if ce := guardHelpers(c, r, s, b); ce != nil {
+					return r.Fail(ce)
+				}
 			}
 		}
 		return nil
 	}, GridLen)
+}
+
+// guardHelpers checks Put (if len(b) <= 3) and VerifyUDP on b, refilled, at
+// s.
+func guardHelpers(c *checker, r *equiv.Run, s site, b []byte) *equiv.Counterexample {
+	if len(b) <= 3 && c.impl.Put != nil {
+		if ce := c.put(s, b, uint16(r.Rand().Uint32())); ce != nil {
+			return ce
+		}
+	}
+	if c.impl.VerifyUDP == nil {
+		return nil
+	}
+	src, dst := v4src, v4dst
+	if len(b)%2 == 1 {
+		src, dst = v6src, v6dst
+	}
+	fillSegment(r.Rand(), b, src, dst, false)
+	return c.verifyUDP(s, src, dst, b)
 }

@@ -187,7 +187,7 @@ func twin(impl checksumtest.Impl) checksumtest.Impl {
 	if impl.New != nil {
 		t.New = refImpl.New
 	}
-	return t
+	return twinHelpers(impl, t)
 }
 
 // TestMinimizes checks that counterexamples are shrunk: the fold-once bug

@@ -29,7 +29,7 @@ func (c *checker) laws() []law {
 	if c.impl.Update != nil {
 		ls = append(ls, law{"Update equals recomputing (RFC 1624 §3; 0x0000 where the new data is all zero, §5)", c.updateLaw()})
 	}
-	return ls
+	return append(ls, c.helperLaws()...)
 }
 
 // lawCase is one case of a law: it calls the implementation on the

@@ -12,17 +12,18 @@ import (
 // returns that input's counterexample. Data shrinks with equiv.ShrinkBytes
 // (a Digest's data piece by piece, so that the splits move with the bytes
 // removed); then Initial becomes 0 and splits
-// are dropped where the disagreement survives it. Update's arguments are
-// zeroed byte by byte.
+// are dropped where the disagreement survives it. Update's arguments (and
+// UpdateUDP's, UpdateUDP6's) are zeroed byte by byte, and the other
+// helpers' values simplified by shrinkValues.
 func (c *checker) minimize(s site, in Input, ce *equiv.Counterexample) *equiv.Counterexample {
 	fails := func(t Input) bool {
-		if t.Func != "Update" {
+		if t.buffered() {
 			t.Align = alignOf(s, len(t.Data))
 		}
 		return !equiv.OutOfScope(c.cfg, t) && c.call(s, t) != nil
 	}
 	switch in.Func {
-	case "Update":
+	case "Update", "UpdateUDP", "UpdateUDP6":
 		in.Update = shrinkUpdate(in.Update, func(u [3]uint16) bool {
 			t := in
 			t.Update = u
@@ -30,6 +31,8 @@ func (c *checker) minimize(s site, in Input, ce *equiv.Counterexample) *equiv.Co
 		})
 	case "Digest":
 		in = shrinkPieces(in, fails)
+	case "Combine", "FinishUDP", "PseudoHeaderSum":
+		in = shrinkValues(in, fails)
 	default:
 		dataFails := func(d []byte) bool {
 			t := in
@@ -44,7 +47,7 @@ func (c *checker) minimize(s site, in Input, ce *equiv.Counterexample) *equiv.Co
 		}
 	}
 	in.Splits = dropSplits(in, fails)
-	if in.Func != "Update" {
+	if in.buffered() {
 		in.Align = alignOf(s, len(in.Data))
 	}
 	if small := c.call(s, in); small != nil {

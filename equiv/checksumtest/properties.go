@@ -12,9 +12,9 @@ import (
 	ref "github.com/equivcheck/equivcheck/reference/checksum"
 )
 
-// runProperties runs rapid (Sum on generated inputs, and the Digest as a
-// state machine against the reference's) and gopter (algebraic laws of the
-// implementation alone). c counts nothing: Property and Law count cases.
+// runProperties runs rapid (Sum on generated inputs, the Digest as a state
+// machine against the reference's, and the helpers) and gopter (algebraic
+// laws of the implementation alone). c counts nothing: Property and Law count cases.
 func runProperties(c *checker, r *equiv.Run) error {
 	checks := equiv.Pick(r, 300, 3000, 30000)
 	// Bytes biased towards the carry-heavy ones.
@@ -36,6 +36,9 @@ func runProperties(c *checker, r *equiv.Run) error {
 		}); err != nil {
 			return err
 		}
+	}
+	if err := runHelperProperties(c, r, checks, byteGen); err != nil {
+		return err
 	}
 	for _, l := range c.laws() {
 		if err := r.Law(l.name, checks, l.prop); err != nil {

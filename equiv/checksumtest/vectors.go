@@ -29,7 +29,8 @@ var vectors = []vector{
 // runVectors checks each RFC example against the RFC's own value (and the
 // reference against it too), then at every truncation and with trailing
 // junk, and every split of it into Digest writes (RFC 1071 §3's
-// odd-boundary rule); and RFC 1624 §4's update.
+// odd-boundary rule); RFC 1624 §4's update; and the helpers' worked
+// examples (runHelperVectors).
 func runVectors(c *checker, r *equiv.Run) error {
 	for _, v := range vectors {
 		if got := ref.Sum(v.data, 0); got != v.sum {
@@ -57,7 +58,7 @@ func runVectors(c *checker, r *equiv.Run) error {
 		ce.Args += " vector=" + strconv.Quote("RFC 1624 §4")
 		return r.Fail(ce)
 	}
-	return nil
+	return runHelperVectors(c, r)
 }
 
 // truncations checks Sum and Checksum on every prefix of v's data followed

@@ -21,6 +21,7 @@ type checker struct {
 	impl     Impl
 	cfg      *equiv.Config
 	src, dst equiv.Buffer
+	refBuf   equiv.Buffer // the p of the reference's streamers
 }
 
 func newChecker(impl Impl, cfg *equiv.Config) *checker {
@@ -146,16 +147,41 @@ func (c *checker) checkBoth(payload []byte, key [4]byte, pos, align, dstAlign in
 }
 
 // checkInput checks one input of FuzzMask: Mask at the plan's alignment,
-// Mask in the plan's chunks, MaskCopy between the plan's alignments.
-func (c *checker) checkInput(payload []byte, k uint32, pos int, planBytes []byte) (*equiv.Counterexample, bool) {
+// Mask in the plan's chunks, MaskCopy between the plan's alignments (one
+// comparison, if any was made); then the payload read through a
+// MaskReader and written through a MaskWriter, in calls ending at the
+// plan's chunks, over the plan's underlying reader and writer (one
+// comparison each). It returns the first counterexample and the number
+// of comparisons.
+func (c *checker) checkInput(payload []byte, k uint32, pos int, planBytes []byte) (*equiv.Counterexample, int) {
 	key := keyBytes(k)
 	p := decodePlan(planBytes, len(payload))
 	ce, both := c.checkBoth(payload, key, pos, p.align, p.dstAlign)
 	if ce != nil {
-		return ce, true
+		return ce, 1
 	}
 	ce, chunked := c.checkChunked(payload, key, pos, p.chunks)
-	return ce, both || chunked
+	if ce != nil {
+		return ce, 1
+	}
+	compared := 0
+	if both || chunked {
+		compared = 1
+	}
+	a := bufArena{&c.src, p.align}
+	for _, s := range []streamCase{
+		{fn: "MaskReader", payload: payload, key: key, cuts: p.chunks, kind: p.source, at: p.at, warm: p.warm, warmSame: p.warmSame, align: p.align},
+		{fn: "MaskWriter", payload: payload, key: key, cuts: p.chunks, kind: p.sink, at: p.at, warm: p.warm, warmSame: p.warmSame, align: p.align},
+	} {
+		ce, ok := c.checkStream(s, a)
+		if ok {
+			compared++
+		}
+		if ce != nil {
+			return ce, compared
+		}
+	}
+	return nil, compared
 }
 
 // checkMask compares Mask(payload, key, pos) with the payload placed at

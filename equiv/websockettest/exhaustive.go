@@ -17,9 +17,14 @@ var positions = []int{4, 5, 6, 7, math.MaxInt >> 1, math.MaxInt>>1 + 3, -1, -2, 
 
 // exhaustive enumerates, one axis per part: the grid of lengths ×
 // alignments × phases × keys, positions beyond 0..3, splits into calls,
-// and random payloads beyond the grid.
+// and random payloads beyond the grid; then, for the streamers, every
+// split of short payloads over every underlying reader and writer, every
+// fault at every offset, lengths past every piece size, and random
+// streams. (The streamers' parts come last, so that the random source
+// draws for the others as it did before they existed.)
 func (c *checker) exhaustive(r *equiv.Run) error {
-	for _, part := range []func(*equiv.Run) error{c.grid, c.positions, c.allSplits, c.random} {
+	for _, part := range []func(*equiv.Run) error{c.grid, c.positions, c.allSplits, c.random,
+		c.streamSplits, c.streamFaults, c.streamLong, c.streamRandom} {
 		if err := part(r); err != nil {
 			return err
 		}

@@ -16,11 +16,7 @@ func fuzzTarget(impl Impl) equiv.FuzzTarget {
 		Args:   []string{"[]byte", "uint32", "int", "[]byte"},
 		Corpus: "websocket",
 		Check: func(c *equiv.Config, v []any) (*equiv.Counterexample, int) {
-			ce, compared := newChecker(impl, c).checkInput(v[0].([]byte), v[1].(uint32), v[2].(int), v[3].([]byte))
-			if compared {
-				return ce, 1
-			}
-			return ce, 0
+			return newChecker(impl, c).checkInput(v[0].([]byte), v[1].(uint32), v[2].(int), v[3].([]byte))
 		},
 	}
 }
@@ -28,11 +24,19 @@ func fuzzTarget(impl Impl) equiv.FuzzTarget {
 // CheckInput checks impl on one input of the fuzz target FuzzMask(payload,
 // key, pos, plan): Mask with the payload at plan's alignment, Mask in
 // plan's chunks, and MaskCopy (into a destination at plan's other
-// alignment, then in place). The key's octets are key's big-endian bytes;
-// plan is read with go-fuzz-headers as a byte (the alignment mod 64), a
-// byte (MaskCopy's destination alignment mod 64), a byte (the number of
-// chunk boundaries mod 8) and that many uint16 boundaries (mod
-// len(payload)+1, sorted), any bytes being a valid plan. It returns the
+// alignment, then in place); then, if impl has them, the payload read
+// through a MaskReader (as the octets on the wire) and written through a
+// MaskWriter, in calls ending at plan's chunks, each call's p at plan's
+// alignment. The key's octets are key's big-endian bytes; plan is read
+// with go-fuzz-headers as a byte (the alignment mod 64), a byte
+// (MaskCopy's destination alignment mod 64), a byte (the number of chunk
+// boundaries mod 8) and that many uint16 boundaries (mod len(payload)+1,
+// sorted), then, each optional: a byte (the kind of the reader under the
+// MaskReader in its low nibble, of the writer under the MaskWriter in its
+// high nibble: see docs/equivalence.md), a uint16 (the stream offset where
+// they act, mod len(payload)+1) and a byte (the length, mod 8, of a
+// payload streamed before a Reset, under the same key if bit 3 is set,
+// else under its complement). Any bytes are a valid plan. It returns the
 // minimized *equiv.Counterexample (Pair "websocket", Method "fuzz"), or
 // nil if impl agrees with the reference.
 func CheckInput(impl Impl, payload []byte, key uint32, pos int, plan []byte, opts ...equiv.Option) error {

@@ -14,12 +14,15 @@ type edge struct {
 
 // guard masks every length 0..GridLen flush against an unmapped page,
 // after the payload and before it; and MaskCopy with each of src and dst
-// there (the other buffer against a guard page too). An over-read or
-// over-write faults, and the fault is reported as the call's panic.
+// there (the other buffer against a guard page too); then reads and
+// writes through the streamers with p there (guardStreams, in a third
+// region, since a stream's last Read asks for one octet more than it
+// holds). An over-read or over-write faults, and the fault is reported
+// as the call's panic.
 func (c *checker) guard(r *equiv.Run) error {
 	return r.Guarded(func(gs []*equiv.Guarded) error {
 		count := tally(r)
-		g, g2 := gs[0], gs[1]
+		g, g2, g3 := gs[0], gs[1], gs[2]
 		edges := []edge{{"ending at a guard page", g.Tail}, {"starting at a guard page", g.Head}}
 		otherDst := edge{"starting at a guard page", g2.Head}
 		otherSrc := edge{"ending at a guard page", g2.Tail}
@@ -44,8 +47,8 @@ func (c *checker) guard(r *equiv.Run) error {
 				}
 			}
 		}
-		return nil
-	}, GridLen, GridLen)
+		return c.guardStreams(count, []edge{{"ending at a guard page", g3.Tail}, {"starting at a guard page", g3.Head}})
+	}, GridLen, GridLen, GridLen+4)
 }
 
 // guardMask compares Mask on the payload placed at e.

@@ -10,16 +10,28 @@ import (
 // plan is the decoded form of FuzzMask's plan argument.
 type plan struct {
 	align, dstAlign int   // offsets from a 64-byte boundary
-	chunks          []int // sorted boundaries of the calls of a chunked Mask
+	chunks          []int // sorted boundaries of the calls of a chunked Mask, and of a streamer
+	// The streamers' fields, appended to the format after the chunks:
+	// a plan without them (every corpus file written before them) means
+	// zero values, a plain reader and a writer that takes everything.
+	source, sink int  // the kinds of the underlying reader and writer
+	at           int  // the stream offset where they act
+	warm         int  // octets read or written before a Reset, 0..maxWarm
+	warmSame     bool // the warm-up's key is the key (else its complement)
 }
 
-// maxChunks is the most boundaries a plan holds (its count is read mod 8).
-const maxChunks = 7
+// maxChunks is the most boundaries a plan holds (its count is read mod 8),
+// and maxWarm the longest warm-up (read mod 8).
+const (
+	maxChunks = 7
+	maxWarm   = 7
+)
 
 // decodePlan reads, with go-fuzz-headers: a byte (alignment mod 64), a
 // byte (MaskCopy's destination alignment mod 64), a byte (number of chunk
-// boundaries mod 8) and that many uint16 boundaries (mod n+1, sorted). Any
-// bytes decode to a usable plan for a payload of n bytes.
+// boundaries mod 8) and that many uint16 boundaries (mod n+1, sorted);
+// then the streamers' fields (see decodeStream). Any bytes decode to a
+// usable plan for a payload of n bytes.
 func decodePlan(b []byte, n int) plan {
 	var p plan
 	c := fuzzheaders.NewConsumer(b)
@@ -39,29 +51,72 @@ func decodePlan(b []byte, n int) plan {
 	for range k % (maxChunks + 1) {
 		v, err := c.GetUint16()
 		if err != nil {
-			break
+			slices.Sort(p.chunks)
+			return p
 		}
 		p.chunks = append(p.chunks, int(v)%(n+1))
 	}
 	slices.Sort(p.chunks)
+	decodeStream(c, &p, n)
 	return p
 }
 
-// encodable reports whether encodePlan can write p: at most maxChunks
-// boundaries, each below 65536.
-func (p plan) encodable() bool {
-	return len(p.chunks) <= maxChunks && (len(p.chunks) == 0 || slices.Max(p.chunks) <= 0xffff)
+// decodeStream reads the streamers' fields that follow the chunks, each
+// optional (what is missing keeps its zero value): a byte (the reader's
+// kind, its low nibble mod numSources, and the writer's, its high nibble
+// mod numSinks), a uint16 (the offset where they act, mod n+1) and a byte
+// (the warm-up's length, mod 8, and in bit 3 whether it uses the same
+// key).
+func decodeStream(c *fuzzheaders.ConsumeFuzzer, p *plan, n int) {
+	kinds, err := c.GetByte()
+	if err != nil {
+		return
+	}
+	p.source, p.sink = int(kinds&15)%numSources, int(kinds>>4)%numSinks
+	at, err := c.GetUint16()
+	if err != nil {
+		return
+	}
+	p.at = int(at) % (n + 1)
+	w, err := c.GetByte()
+	if err != nil {
+		return
+	}
+	p.warm, p.warmSame = min(int(w%(maxWarm+1)), n), w&8 != 0
 }
 
-// encodePlan is the inverse of decodePlan for an encodable plan.
+// encodable reports whether encodePlan can write p: at most maxChunks
+// boundaries, each below 65536, an offset below 65536 and a warm-up of
+// at most maxWarm octets.
+func (p plan) encodable() bool {
+	return len(p.chunks) <= maxChunks && (len(p.chunks) == 0 || slices.Max(p.chunks) <= 0xffff) &&
+		p.at <= 0xffff && p.warm <= maxWarm
+}
+
+// encodePlan is the inverse of decodePlan for an encodable plan. It writes
+// the streamers' fields only if one is not zero, so that a plan without
+// them encodes as it did before they existed.
 func encodePlan(p plan) []byte {
 	b := []byte{byte(p.align), byte(p.dstAlign), byte(len(p.chunks))}
 	for _, c := range p.chunks {
-		// Two bytes, then a byte go-fuzz-headers reads as "not little
-		// endian" (odd), so the value is read big-endian.
-		b = append(b, byte(c>>8), byte(c), 1)
+		b = appendUint16(b, c)
 	}
-	return b
+	if p.source == 0 && p.sink == 0 && p.at == 0 && p.warm == 0 && !p.warmSame {
+		return b
+	}
+	w := byte(p.warm)
+	if p.warmSame {
+		w |= 8
+	}
+	b = append(b, byte(p.source|p.sink<<4))
+	return append(appendUint16(b, p.at), w)
+}
+
+// appendUint16 appends v as go-fuzz-headers' GetUint16 reads it: two
+// bytes, then a byte it reads as "not little endian" (odd), so that the
+// value is read big-endian.
+func appendUint16(b []byte, v int) []byte {
+	return append(b, byte(v>>8), byte(v), 1)
 }
 
 // keyBytes is the key FuzzMask's key argument names: its big-endian bytes.

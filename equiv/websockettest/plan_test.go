@@ -1,15 +1,20 @@
 package websockettest
 
 import (
+	"bytes"
+	"io/fs"
 	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/equivcheck/equivcheck/corpus"
+	"github.com/equivcheck/equivcheck/equiv"
 )
 
 // decodePlan must turn any bytes into a usable plan: boundaries sorted and
 // within the payload (a fuzz run found an unsorted one), alignments in
-// 0..63.
+// 0..63, the streamers' kinds, offset and warm-up in range.
 func TestPlanDecodesAnyBytes(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		b := rapid.SliceOfN(rapid.Byte(), 0, 40).Draw(t, "plan")
@@ -21,24 +26,69 @@ func TestPlanDecodesAnyBytes(t *testing.T) {
 		if p.align < 0 || p.align > 63 || p.dstAlign < 0 || p.dstAlign > 63 {
 			t.Fatalf("alignments %d %d", p.align, p.dstAlign)
 		}
+		if p.source < 0 || p.source >= numSources || p.sink < 0 || p.sink >= numSinks ||
+			p.at < 0 || p.at > n || p.warm < 0 || p.warm > min(n, maxWarm) {
+			t.Fatalf("streamers' fields %+v for len %d", p, n)
+		}
 	})
 }
 
-// encodePlan, with which counterexamples are written, inverts decodePlan.
+// encodePlan, with which counterexamples are written, inverts decodePlan,
+// the streamers' fields included.
 func TestPlanRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 5000).Draw(t, "len")
 		bounds := rapid.SliceOfN(rapid.IntRange(0, n), 0, maxChunks).Draw(t, "bounds")
 		slices.Sort(bounds)
 		want := plan{align: rapid.IntRange(0, 63).Draw(t, "align"), dstAlign: rapid.IntRange(0, 63).Draw(t, "dst"), chunks: bounds}
+		if rapid.Bool().Draw(t, "stream fields") {
+			want.source = rapid.IntRange(0, numSources-1).Draw(t, "source")
+			want.sink = rapid.IntRange(0, numSinks-1).Draw(t, "sink")
+			want.at = rapid.IntRange(0, n).Draw(t, "at")
+			want.warm = rapid.IntRange(0, min(n, maxWarm)).Draw(t, "warm")
+			want.warmSame = rapid.Bool().Draw(t, "warmSame")
+		}
 		if !want.encodable() {
 			t.Fatalf("%+v is not encodable", want)
 		}
 		got := decodePlan(encodePlan(want), n)
-		if got.align != want.align || got.dstAlign != want.dstAlign || !slices.Equal(got.chunks, want.chunks) {
+		if got.align != want.align || got.dstAlign != want.dstAlign || !slices.Equal(got.chunks, want.chunks) ||
+			got.source != want.source || got.sink != want.sink || got.at != want.at || got.warm != want.warm || got.warmSame != want.warmSame {
 			t.Fatalf("decodePlan(encodePlan(%+v)) = %+v", want, got)
 		}
 	})
+}
+
+// The streamers' fields are appended to the plan format: every corpus
+// file written before them decodes to the alignments and chunks it had,
+// with zero streamers' fields, and a plan without them encodes to the
+// bytes it did before.
+func TestPlanKeepsOldFiles(t *testing.T) {
+	files, err := fs.Glob(corpus.FS, "websocket/*")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus files: %v", err)
+	}
+	for _, name := range files {
+		data, err := fs.ReadFile(corpus.FS, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := equiv.UnmarshalFuzzInput(data)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		payload, planBytes := v[0].([]byte), v[3].([]byte)
+		p := decodePlan(planBytes, len(payload))
+		if p.source != 0 || p.sink != 0 || p.at != 0 || p.warm != 0 || p.warmSame {
+			t.Errorf("%s: plan %q has streamers' fields %+v", name, planBytes, p)
+		}
+		if len(planBytes) >= 3 && !bytes.Equal(encodePlan(p), planBytes) {
+			t.Errorf("%s: plan %q encodes back as %q", name, planBytes, encodePlan(p))
+		}
+	}
+	if got := encodePlan(plan{align: 5, chunks: []int{1, 300}}); !bytes.Equal(got, []byte{5, 0, 2, 0, 1, 1, 1, 44, 1}) {
+		t.Errorf("encodePlan without streamers' fields = %v", got)
+	}
 }
 
 func TestKeyBytes(t *testing.T) {

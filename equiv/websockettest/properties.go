@@ -12,8 +12,10 @@ import (
 )
 
 // properties runs the differential rapid property, the chunking state
-// machine, and the gopter laws of the implementation alone. Run.Property
-// and Run.Law count every case themselves.
+// machine, the gopter laws of the implementation alone, and the
+// streamers' state machines (last, so that the others draw as they did
+// before those existed). Run.Property and Run.Law count every case
+// themselves.
 func (c *checker) properties(r *equiv.Run) error {
 	checks := equiv.Pick(r, 300, 3000, 30000)
 	if err := r.Property("differential", checks, c.differential); err != nil {
@@ -27,7 +29,7 @@ func (c *checker) properties(r *equiv.Run) error {
 			return err
 		}
 	}
-	return nil
+	return c.streamMachines(r, checks/3)
 }
 
 // maxDraws bounds the draws of one property case: a case whose every call

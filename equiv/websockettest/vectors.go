@@ -21,7 +21,8 @@ var (
 )
 
 // vectors checks RFC 6455 §5.7's vector both ways, then every truncation
-// of it with trailing junk, and MaskCopy's panics.
+// of it with trailing junk, MaskCopy's panics, and the vector streamed
+// through the streamers.
 func (c *checker) vectors(r *equiv.Run) error {
 	if err := c.vector(r, rfcPlain, rfcMasked, "RFC 6455 §5.7 mask"); err != nil {
 		return err
@@ -32,7 +33,10 @@ func (c *checker) vectors(r *equiv.Run) error {
 	if err := c.truncations(r); err != nil {
 		return err
 	}
-	return c.maskCopyPanics(r)
+	if err := c.maskCopyPanics(r); err != nil {
+		return err
+	}
+	return c.streamVectors(r)
 }
 
 // vector checks Mask(in, rfcKey, 0) = want, next 1, after checking that the

@@ -1,9 +1,10 @@
 // Package websockettest checks an implementation of WebSocket payload
 // masking (RFC 6455 §5.3) against reference/websocket: RFC 6455 §5.7's
 // vector, every length up to GridLen at every alignment and key phase,
-// chunked masking, MaskCopy's aliasing rules, buffers against guard pages,
-// rapid and gopter properties, and the seed corpus. It is to a masker what
-// testing/fstest is to a file system:
+// chunked masking, MaskCopy's aliasing rules, the streaming MaskReader and
+// MaskWriter over short, failing and misbehaving readers and writers,
+// buffers against guard pages, rapid and gopter properties, and the seed
+// corpus. It is to a masker what testing/fstest is to a file system:
 //
 //	func TestMyMask(t *testing.T) {
 //		websockettest.Test(t, websockettest.Impl{Mask: mypkg.Mask, MaskCopy: mypkg.MaskCopy})
@@ -19,6 +20,7 @@ package websockettest
 import (
 	"errors"
 	"fmt"
+	"io"
 	"testing"
 
 	"github.com/equivcheck/equivcheck/corpus"
@@ -29,8 +31,9 @@ import (
 const pair = "websocket"
 
 // Impl is an implementation of WebSocket masking to check against
-// reference/websocket. Mask is required; a nil MaskCopy is not checked,
-// and each method's Result lists it in Unchecked.
+// reference/websocket. Mask is required; a nil MaskCopy, NewMaskReader or
+// NewMaskWriter is not checked, and each method's Result lists it in
+// Unchecked.
 type Impl struct {
 	// Name optionally labels the implementation in messages ("avx2").
 	Name string
@@ -42,6 +45,22 @@ type Impl struct {
 	// reference it panics, with the reference's message, on a short dst
 	// or an inexact overlap (AnyPanic accepts another message).
 	MaskCopy func(dst, src []byte, key [4]byte, pos int) int
+	// NewMaskReader returns a MaskReader over r unmasking with key from
+	// key octet 0. Its Read calls r.Read(p) once, unmasks p[:n] from
+	// where the last Read stopped, and returns n and the error as r
+	// returned them, or 0 and reference/websocket.ErrInvalidRead for a
+	// count outside 0..len(p) (MapErrors maps another error onto it).
+	// Reset(r, key) starts over, as NewMaskReader(r, key) would.
+	NewMaskReader func(r io.Reader, key [4]byte) MaskReader
+	// NewMaskWriter returns a MaskWriter masking with key from key octet
+	// 0 onto w. Its Write(b) hands w the masked octets (in calls of any
+	// size) until all are taken or a call fails, and returns how many
+	// octets of b w took, moving the position by as many: with w's
+	// error, io.ErrShortWrite for a short count without one, or
+	// reference/websocket.ErrInvalidWrite (counting nothing) for a count
+	// outside 0..len; it neither modifies b, even during the call, nor
+	// calls w for an empty b. Reset(w, key) starts over.
+	NewMaskWriter func(w io.Writer, key [4]byte) MaskWriter
 }
 
 // GridLen is the longest payload of the suite's grid of lengths ×
@@ -53,7 +72,8 @@ type Impl struct {
 const GridLen = 3 * 256
 
 // NewSuite returns the suite that checks impl: the methods vectors,
-// exhaustive, guard and properties, and the fuzz target FuzzMask whose
+// exhaustive, guard and properties (each checks every function impl has,
+// the streamers included), and the fuzz target FuzzMask whose
 // seed corpus (corpus/websocket) the engine's corpus method replays. If
 // impl.Mask is nil, the suite's Err says so and nothing runs. A Suite may
 // be checked from several goroutines at once.
@@ -61,10 +81,7 @@ func NewSuite(impl Impl) equiv.Suite {
 	if err := implError(impl); err != nil {
 		return equiv.Suite{Pair: pair, Err: err}
 	}
-	var unchecked []string
-	if impl.MaskCopy == nil {
-		unchecked = []string{"MaskCopy: Impl.MaskCopy is nil"}
-	}
+	unchecked := uncheckedFuncs(impl)
 	method := func(name string, m func(*checker, *equiv.Run) error) equiv.Method {
 		return equiv.Method{Name: name, Func: func(r *equiv.Run) error {
 			return m(newChecker(impl, r.Config()), r)
@@ -85,6 +102,25 @@ func NewSuite(impl Impl) equiv.Suite {
 		Targets: []equiv.FuzzTarget{fuzzTarget(impl)},
 		Corpus:  corpus.FS,
 	}
+}
+
+// uncheckedFuncs lists the optional functions impl lacks, for
+// Suite.Unchecked.
+func uncheckedFuncs(impl Impl) []string {
+	var out []string
+	for _, f := range []struct {
+		name    string
+		missing bool
+	}{
+		{"MaskCopy", impl.MaskCopy == nil},
+		{"NewMaskReader", impl.NewMaskReader == nil},
+		{"NewMaskWriter", impl.NewMaskWriter == nil},
+	} {
+		if f.missing {
+			out = append(out, fmt.Sprintf("%s: Impl.%s is nil", f.name, f.name))
+		}
+	}
+	return out
 }
 
 // implError says why impl cannot be checked at all, or returns nil.
@@ -120,15 +156,26 @@ func Test(t *testing.T, impl Impl, opts ...equiv.Option) {
 // first call; a masking of several calls is compared only if every call is
 // in scope.)
 //
+// For the streamers, an Input is a whole stream, seen before it starts:
+// Func is "MaskReader" (Payload is the octets on the wire) or
+// "MaskWriter" (Payload is the octets written), Splits where the Reads or
+// Writes end but the last, and Underlying the behaviour of the reader or
+// writer under it (such as "iotest.HalfReader", "fails at 3" or
+// "count -1 at 0"). In the properties' state machines, where calls are
+// drawn as the stream goes, Splits is nil, and so is a MaskWriter's
+// Payload.
+//
 // Payload and Dst belong to the suite: an Exclude function must neither
 // modify nor retain them. They are the very slices passed, so that a
 // function can tell how they overlap.
 type Input struct {
-	Func    string  // "Mask" or "MaskCopy"
-	Payload []byte  // Mask's b, or MaskCopy's src, before the call
-	Dst     []byte  // MaskCopy's dst (Payload itself in place); nil for Mask
-	Key     [4]byte // the masking key
-	Pos     int     // the key position passed
+	Func       string  // "Mask", "MaskCopy", "MaskReader" or "MaskWriter"
+	Payload    []byte  // Mask's b, or MaskCopy's src, before the call; a streamer's payload
+	Dst        []byte  // MaskCopy's dst (Payload itself in place); nil for the others
+	Key        [4]byte // the masking key
+	Pos        int     // the key position passed (0 for a streamer)
+	Splits     []int   // a streamer's call boundaries
+	Underlying string  // a streamer's underlying reader or writer
 }
 
 // Exclude declares the calls for which out returns true out of the

@@ -2,6 +2,7 @@ package websockettest_test
 
 import (
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"reflect"
@@ -15,7 +16,10 @@ import (
 	ref "github.com/equivcheck/equivcheck/reference/websocket"
 )
 
-var reference = websockettest.Impl{Name: "reference", Mask: ref.Mask, MaskCopy: ref.MaskCopy}
+var reference = websockettest.Impl{Name: "reference", Mask: ref.Mask, MaskCopy: ref.MaskCopy,
+	NewMaskReader: func(r io.Reader, key [4]byte) websockettest.MaskReader { return ref.NewMaskReader(r, key) },
+	NewMaskWriter: func(w io.Writer, key [4]byte) websockettest.MaskWriter { return ref.NewMaskWriter(w, key) },
+}
 
 func TestReference(t *testing.T) {
 	websockettest.Test(t, reference)
@@ -42,20 +46,35 @@ func checkedCounts(res map[string]equiv.Result) map[string]int64 {
 	return counts
 }
 
-// TestCountsUnchanged is the proof of the move to the new engine: at Quick
-// with seed 1, every method compares exactly as many inputs as the old
-// flat package's CheckMask did.
+// TestCountsUnchanged pins what each method compares at Quick with seed
+// 1. It was the proof of the move to the new engine (every method compared
+// exactly as many inputs as the old flat package's CheckMask did); the
+// streamers' domain (MaskReader and MaskWriter, docs/equivalence.md) then
+// grew it deliberately, each method by its streamed cases:
+//
+//	vectors      1246 → 1392     +146: "Hello" read in Reads of 1..6 over 5 readers, fresh and
+//	                                   after a Reset (60), written in its 16 splits, likewise (32),
+//	                                   9 failing readers and writers at offsets 0..5 (54)
+//	exhaustive 992611 → 1024110  +31499: every split of 0..10 octets over 5 readers and 1 writer,
+//	                                   fresh and after a Reset (12282); every split of 0..8 octets
+//	                                   over 9 faults at every offset (18441); 96 lengths around
+//	                                   multiples of 512 up to 16 KiB+1, 6 ways (576); 200 random
+//	guard       18456 → 30760    +12304: lengths 0..768 × 2 edges × 4 phases × reader, writer
+//	properties   1900 → 2100     +200: the MaskReader and MaskWriter state machines, 100 each
+//	corpus          5 → 15       +10: each corpus input also read and written through them
+//
+// An Impl without the streamers compares what it did before (TestPartial).
 func TestCountsUnchanged(t *testing.T) {
 	err, res := report(reference, equiv.WithSeed(1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]int64{
-		equiv.MethodVectors:    1246,
-		equiv.MethodExhaustive: 992611,
-		equiv.MethodGuard:      18456,
-		equiv.MethodProperties: 1900,
-		equiv.MethodCorpus:     5,
+		equiv.MethodVectors:    1392,
+		equiv.MethodExhaustive: 1024110,
+		equiv.MethodGuard:      30760,
+		equiv.MethodProperties: 2100,
+		equiv.MethodCorpus:     15,
 	}
 	if equiv.GuardSkip() != "" {
 		delete(want, equiv.MethodGuard)
@@ -70,8 +89,9 @@ func TestCountsUnchanged(t *testing.T) {
 	}
 }
 
-// TestPartial: without MaskCopy, Mask alone is checked, and every method
-// says MaskCopy was not.
+// TestPartial: without MaskCopy and the streamers, Mask alone is checked,
+// as many inputs as before the streamers existed, and every method says
+// the others were not.
 func TestPartial(t *testing.T) {
 	err, res := report(websockettest.Impl{Mask: ref.Mask}, equiv.WithSeed(1))
 	if err != nil {
@@ -91,7 +111,8 @@ func TestPartial(t *testing.T) {
 		t.Errorf("counts = %v, want %v", got, want)
 	}
 	for _, m := range []string{equiv.MethodVectors, equiv.MethodExhaustive, equiv.MethodGuard, equiv.MethodProperties, equiv.MethodCorpus} {
-		if u := res[m].Unchecked; !slices.Equal(u, []string{"MaskCopy: Impl.MaskCopy is nil"}) {
+		if u := res[m].Unchecked; !slices.Equal(u, []string{"MaskCopy: Impl.MaskCopy is nil",
+			"NewMaskReader: Impl.NewMaskReader is nil", "NewMaskWriter: Impl.NewMaskWriter is nil"}) {
 			t.Errorf("%s: Unchecked = %q", m, u)
 		}
 	}
