@@ -89,13 +89,15 @@ func NewSuite(impl Impl) equiv.Suite {
 	}
 	guard := method(equiv.MethodGuard, (*checker).guard)
 	guard.Skip = equiv.GuardSkip()
+	exhaustive := method(equiv.MethodExhaustive, (*checker).exhaustive)
+	exhaustive.Split, exhaustive.Long = true, true
 	return equiv.Suite{
 		Pair:      pair,
 		Unchecked: unchecked,
 		// The order seeds each method's random source: keep it.
 		Methods: []equiv.Method{
 			method(equiv.MethodVectors, (*checker).vectors),
-			method(equiv.MethodExhaustive, (*checker).exhaustive),
+			exhaustive,
 			guard,
 			method(equiv.MethodProperties, (*checker).properties),
 		},
