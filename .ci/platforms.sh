@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The same verdict on every platform: cross-build and vet for the systems
+# the assembly and the guard pages ship to, and run the tests (with -short:
+# the exhaustive enumerations run natively) under wasip1 (wazero, installed
+# from the Go module proxy), natively as 32-bit 386, and under qemu-user for
+# a big-endian (s390x) and a 32-bit ARM target when qemu is installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+for target in darwin/arm64 darwin/amd64 windows/amd64 freebsd/amd64 js/wasm wasip1/wasm linux/386 linux/s390x linux/arm; do
+  echo "vet and build: $target"
+  GOOS=${target%/*} GOARCH=${target#*/} go vet ./...
+  GOOS=${target%/*} GOARCH=${target#*/} go build ./...
+done
+
+# The emulated runs test the product code (reference/, optimized/, whose
+# TestConformance runs every suite but its long exhaustive method) and the
+# engine; the suites' own tests and the gate's run natively.
+emulated="./reference/... ./optimized/... ./equiv"
+
+echo "tests under linux/386 (32-bit, native)"
+GOARCH=386 go test -short ./...
+
+gobin=$(mktemp -d)
+echo "tests under wasip1/wasm with wazero"
+GOBIN=$gobin go install github.com/tetratelabs/wazero/cmd/wazero@v1.12.0
+PATH=$gobin:$PATH GOOS=wasip1 GOARCH=wasm GOWASIRUNTIME=wazero \
+  go test -short -exec="$(go env GOROOT)/lib/wasm/go_wasip1_wasm_exec" $emulated
+
+for pair in s390x:qemu-s390x-static arm:qemu-arm-static; do
+  arch=${pair%%:*} qemu=${pair#*:}
+  if command -v "$qemu" >/dev/null; then
+    echo "tests under linux/$arch with $qemu"
+    GOARCH=$arch go test -short -exec="$qemu" $emulated
+  else
+    echo "$qemu is not installed (apt-get install qemu-user-static): skipping the linux/$arch test run"
+  fi
+done
