@@ -50,28 +50,95 @@ func (c *checker) agree(got, want *equiv.Panic, same bool) bool {
 	return same
 }
 
-// readers are the functions that read a datagram, in the order in which a
-// datagram is checked.
-var readers = []string{funcParseHeader, funcPackets, funcParseVarint}
-
-// readerInput is the input of fn, one of readers, on data.
-func readerInput(fn string, data []byte, sdl int) Input {
-	if fn == funcParseVarint {
-		return Input{Func: fn, Data: data}
-	}
-	return Input{Func: fn, Data: data, ShortDCIDLen: sdl}
+// reader is a function that reads a datagram, with the options it is
+// called with (ParseHeaderWith, PacketsWith).
+type reader struct {
+	fn   string
+	opts quic.Options
 }
+
+// readers are the functions that read a datagram, in the order in which a
+// datagram is checked: each header parser with the options of
+// fuzzOptions, each varint reader.
+var readers = []reader{
+	{fn: funcParseHeader}, {fn: funcPackets}, {fn: funcParseVarint},
+	{fn: funcParseHeaderWith}, {fn: funcParseHeaderWith, opts: quic.GreaseQUICBit},
+	{fn: funcPacketsWith}, {fn: funcPacketsWith, opts: quic.GreaseQUICBit},
+	{fn: funcReadVarint}, {fn: funcPeekVarint},
+}
+
+// fuzzOptions are the options CheckInput parses with: a counterexample
+// with other options is not reproduced by FuzzQUICHeader.
+func fuzzOptions(opts quic.Options) bool { return opts == 0 || opts == quic.GreaseQUICBit }
+
+// readerInput is the input of rd, one of readers, on data.
+func readerInput(rd reader, data []byte, sdl int) Input {
+	switch rd.fn {
+	case funcParseVarint, funcReadVarint, funcPeekVarint:
+		return Input{Func: rd.fn, Data: data}
+	}
+	return Input{Func: rd.fn, Data: data, ShortDCIDLen: sdl, Options: rd.opts}
+}
+
+// checks are what input compares on a datagram: readers, then
+// AppendVarint of the varint the datagram starts with and, if withLen,
+// AppendVarintWithLen of it at every width it fits.
+type checks struct {
+	readers []reader
+	withLen bool
+}
+
+// fullChecks are CheckInput's.
+var fullChecks = checks{readers: readers, withLen: true}
+
+// grammarChecks are what the exhaustive method's header grammar compares
+// on each datagram of its first-byte and coalescing parts: the header
+// parsers, the greased ones included, and the varint functions it always
+// compared. The rest of fullChecks depends on what this grammar does not
+// vary (the first 8 bytes' varint, for the stream and fixed-width
+// functions) or runs, in optimized/quic, the very code ParseHeader and
+// Packets run (the no-option ParseHeaderWith and PacketsWith); their own
+// domains and every other method compare them (docs/equivalence.md).
+var grammarChecks = checks{readers: []reader{
+	{fn: funcParseHeader}, {fn: funcPackets}, {fn: funcParseVarint},
+	{fn: funcParseHeaderWith, opts: quic.GreaseQUICBit}, {fn: funcPacketsWith, opts: quic.GreaseQUICBit},
+}}
+
+// fieldChecks are grammarChecks without the greased PacketsWith, for the
+// grammar's parts that vary the fields of one packet (CID lengths, Token
+// Length and Length): the greased walk over one packet is PacketsWith's
+// greased parse, compared here, and its trailing rule, which the
+// first-byte, coalescing and padding parts compare.
+var fieldChecks = checks{readers: grammarChecks.readers[:4]}
 
 // input runs CheckInput's checks on (data, sdl) and returns the first
 // disagreement, minimized, and the number of comparisons made.
 func (c *checker) input(data []byte, sdl int) (*equiv.Counterexample, int) {
-	ce, n := c.reads(data, sdl, c.place)
+	return c.inputWith(data, sdl, fullChecks)
+}
+
+// inputWith is input with the checks ch.
+func (c *checker) inputWith(data []byte, sdl int, ch checks) (*equiv.Counterexample, int) {
+	ce, n := c.readsWith(ch.readers, data, sdl, c.place)
 	if ce != nil {
 		return ce, n
 	}
-	if v, _, err := quic.ParseVarint(data); err == nil {
-		ce, k := c.appendVarint(nil, v, false)
-		return ce, n + k
+	v, _, err := quic.ParseVarint(data)
+	if err != nil {
+		return nil, n
+	}
+	ce, k := c.appendVarint(nil, v, false)
+	if n += k; ce != nil || !ch.withLen {
+		return ce, n
+	}
+	for _, w := range varintWidths {
+		if !fits(v, w) {
+			continue // a panic: the exhaustive domain has them, not every datagram
+		}
+		ce, k := c.appendWithLen(nil, v, w, false)
+		if n += k; ce != nil {
+			return ce, n
+		}
 	}
 	return nil, n
 }
@@ -80,9 +147,14 @@ func (c *checker) input(data []byte, sdl int) (*equiv.Counterexample, int) {
 // place, and returns the first disagreement, minimized, and the number of
 // comparisons made.
 func (c *checker) reads(data []byte, sdl int, place func([]byte) []byte) (*equiv.Counterexample, int) {
+	return c.readsWith(readers, data, sdl, place)
+}
+
+// readsWith is reads with the readers rs.
+func (c *checker) readsWith(rs []reader, data []byte, sdl int, place func([]byte) []byte) (*equiv.Counterexample, int) {
 	n := 0
-	for _, fn := range readers {
-		ce, k := c.compare(readerInput(fn, data, sdl), place)
+	for _, rd := range rs {
+		ce, k := c.compare(readerInput(rd, data, sdl), place)
 		n += k
 		if ce != nil {
 			return ce, n
@@ -107,10 +179,17 @@ func (c *checker) structured(data []byte) (*equiv.Counterexample, int) {
 // counterexample, if any, and the number of comparisons made: 0 if in is
 // skipped, else 1.
 func (c *checker) compare(in Input, place func([]byte) []byte) (*equiv.Counterexample, int) {
+	return c.compareWith(in, func(d []byte) *equiv.Counterexample { return c.readAt(in, d, place(d)) })
+}
+
+// compareWith compares in.Func on in.Data with at, which runs both
+// implementations on the bytes it is given, and returns the minimized
+// counterexample, if any, and the number of comparisons made: 0 if in is
+// skipped, else 1.
+func (c *checker) compareWith(in Input, at func([]byte) *equiv.Counterexample) (*equiv.Counterexample, int) {
 	if c.skip(in) {
 		return nil, 0
 	}
-	at := func(d []byte) *equiv.Counterexample { return c.readAt(in, d, place(d)) }
 	ce := at(in.Data)
 	if ce == nil {
 		return nil, 1
@@ -122,10 +201,12 @@ func (c *checker) compare(in Input, place func([]byte) []byte) (*equiv.Counterex
 // implementation's: a copy of data, wherever it was placed).
 func (c *checker) readAt(in Input, data, b []byte) *equiv.Counterexample {
 	switch in.Func {
-	case funcParseHeader:
-		return c.headerAt(data, b, in.ShortDCIDLen)
-	case funcPackets:
-		return c.packetsAt(data, b, in.ShortDCIDLen)
+	case funcParseHeader, funcParseHeaderWith:
+		return c.headerAt(in, data, b)
+	case funcPackets, funcPacketsWith:
+		return c.packetsAt(in, data, b)
+	case funcReadVarint, funcPeekVarint:
+		return c.streamsAt(in, data, b, cheapStreams)
 	}
 	return c.varintAt(data, b)
 }
@@ -145,35 +226,42 @@ func (c *checker) minimize(in Input, ce *equiv.Counterexample, at func([]byte) *
 	return ce // the implementation is not deterministic
 }
 
-func (c *checker) headerAt(data, b []byte, sdl int) *equiv.Counterexample {
-	want := parseWith(quic.ParseHeader, data, sdl, unmapped)
-	got := parseWith(c.impl.ParseHeader, b, sdl, c.cfg.MapError)
+// headerAt compares ParseHeader, or ParseHeaderWith with in.Options, on
+// data and b.
+func (c *checker) headerAt(in Input, data, b []byte) *equiv.Counterexample {
+	ref, impl := c.headerFuncs(in)
+	sdl := in.ShortDCIDLen
+	want := parseWith(ref, data, sdl, unmapped)
+	got := parseWith(impl, b, sdl, c.cfg.MapError)
 	same := c.agree(got.panic, want.panic, got.view == want.view)
 	if same && bytes.Equal(b, data) {
 		return nil
 	}
-	return datagramCE(funcParseHeader, data, sdl, got.panic, modified(got.String(), same), want.String())
+	return withOptions(in, datagramCE(in.Func, data, sdl, got.panic, modified(got.String(), same), want.String()))
 }
 
-// packetsAt compares the Packets sequence on data and b: the whole
-// sequence, then the sequence stopped after each of its packets.
-func (c *checker) packetsAt(data, b []byte, sdl int) *equiv.Counterexample {
-	want := runPackets(quic.Packets, data, sdl, 0, unmapped)
+// packetsAt compares the Packets sequence, or PacketsWith's with
+// in.Options, on data and b: the whole sequence, then the sequence
+// stopped after each of its packets.
+func (c *checker) packetsAt(in Input, data, b []byte) *equiv.Counterexample {
+	ref, impl := c.packetsFuncs(in)
+	sdl := in.ShortDCIDLen
+	want := runPackets(ref, data, sdl, 0, unmapped)
 	for stop := 0; stop <= len(want.items); stop++ {
 		w := want
 		if stop > 0 {
 			w = seqView{items: want.items[:stop]}
 		}
-		got := runPackets(c.impl.Packets, b, sdl, stop, c.cfg.MapError)
+		got := runPackets(impl, b, sdl, stop, c.cfg.MapError)
 		same := c.agree(got.panic, w.panic, true) && got.sameItems(w)
 		if same && bytes.Equal(b, data) {
 			continue
 		}
-		ce := datagramCE(funcPackets, data, sdl, got.panic, modified(got.String(), same), w.String())
+		ce := datagramCE(in.Func, data, sdl, got.panic, modified(got.String(), same), w.String())
 		if stop > 0 {
 			note(ce, "break-after=%d", stop)
 		}
-		return ce
+		return withOptions(in, ce)
 	}
 	return nil
 }

@@ -8,14 +8,17 @@ import (
 	quic "github.com/equivcheck/equivcheck/reference/quic"
 )
 
-// exhaustive enumerates the domains of the varint functions, of
-// DecodePacketNumber and of the header parser's grammar classes;
+// exhaustive enumerates the domains of the varint functions (parsed,
+// appended, read from streams), of DecodePacketNumber, of the options, of
+// padding after a packet and of the header parser's grammar classes;
 // docs/equivalence.md argues why these classes reach every decision of the
 // optimized code.
 func (c *checker) exhaustive(r *equiv.Run) error {
 	for _, part := range []func(*equiv.Run) error{
 		c.shortVarints, c.widthVarints, c.randomVarints, c.appendValues,
+		c.streamVarints, c.withLenValues,
 		c.pnWindows, c.randomPNs, c.pnPanics,
+		c.optionBits, c.paddings, c.junkFirstBytes,
 		c.shortHeaders, c.longHeaders, c.cidLengths, c.lengthFields, c.coalesced,
 	} {
 		if err := part(r); err != nil {

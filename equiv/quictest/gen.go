@@ -26,10 +26,11 @@ func drawIndex(t *rapid.T, name string, weights ...int) int {
 }
 
 // datagramGen draws a datagram from the header grammar: one to three
-// packets (packetGen), then byte flips and a truncation; and a
-// shortDCIDLen, mostly the first packet's DCID length. The weights favour
-// well-formed Initial packets, whose header has the most fields, and
-// values at the edges of each check.
+// packets (packetGen), then byte flips and a truncation, then maybe zero
+// or random padding (RFC 9000 §14.1); and a shortDCIDLen, mostly the
+// first packet's DCID length. The weights favour well-formed Initial
+// packets, whose header has the most fields, and values at the edges of
+// each check.
 func datagramGen(t *rapid.T) ([]byte, int) {
 	n := 1 + drawIndex(t, "packets", 6, 3, 1)
 	var d, firstDCID []byte
@@ -41,6 +42,12 @@ func datagramGen(t *rapid.T) ([]byte, int) {
 		d = p.Append(d)
 	}
 	d = mutate(t, d)
+	switch drawIndex(t, "padding", 4, 1, 1) {
+	case 1:
+		d = append(d, make([]byte, rapid.IntRange(1, 64).Draw(t, "zero padding"))...)
+	case 2:
+		d = append(d, rapid.SliceOfN(rapid.Byte(), 1, 64).Draw(t, "random padding")...)
+	}
 	sdl := len(firstDCID)
 	if sdl > quic.MaxCIDLen || drawIndex(t, "other shortDCIDLen", 3, 1) == 1 {
 		sdl = []int{8, 0, 20, 1, 19, -1, 21}[drawIndex(t, "shortDCIDLen", 3, 3, 3, 1, 1, 1, 1)]
@@ -95,20 +102,28 @@ func versionGen(t *rapid.T) uint32 {
 }
 
 // firstGen draws a first byte: mostly a long header of a type of the
-// version, else a short header with the Fixed Bit, or any byte.
+// version, else a short header with the Fixed Bit, or any byte; the first
+// two with the Fixed Bit cleared now and then, as RFC 9287 lets a peer
+// send them.
 func firstGen(t *rapid.T, version uint32) byte {
 	low := rapid.Byte().Draw(t, "low")
+	var first byte
 	switch drawIndex(t, "form", 7, 2, 1) {
 	case 0:
+		first = 0x80 | low
 		if _, known := typeBits[version]; known {
 			typ := []quic.PacketType{quic.TypeInitial, quic.TypeHandshake, quic.Type0RTT, quic.TypeRetry}[drawIndex(t, "type", 3, 1, 1, 1)]
-			return firstByte(version, typ, low)
+			first = firstByte(version, typ, low)
 		}
-		return 0x80 | low
 	case 1:
-		return 0x40 | low&0x3f
+		first = 0x40 | low&0x3f
+	default:
+		return low
 	}
-	return low
+	if drawIndex(t, "greased", 4, 1) == 1 {
+		first &^= 0x40
+	}
+	return first
 }
 
 // cidLenGen draws a Connection ID length: an edge of the 20-byte limit,

@@ -1,6 +1,7 @@
 package quictest
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/equivcheck/equivcheck/equiv"
@@ -19,6 +20,9 @@ func guardInputs() []named {
 		inputs = append(inputs, named{"bad packet " + v.Name, v.Bytes(), v.ShortDCIDLen})
 	}
 	for _, v := range quicvectors.Datagrams {
+		if v.Pad > 0 || v.Junk > 0 {
+			continue // guardPadding places padding against the page
+		}
 		inputs = append(inputs, named{"datagram " + v.Name, v.Bytes(), v.ShortDCIDLen})
 	}
 	for _, s := range coalesceSet() {
@@ -54,22 +58,91 @@ func (c *checker) guard(r *equiv.Run) error {
 				}
 			}
 		}
+		if err := c.guardPadding(r, g); err != nil {
+			return err
+		}
+		return c.guardWithLen(r, g)
+	}, max(maxLen, 1200+maxPad))
+}
+
+// guardPadding places each of junkBases followed by every length
+// 0..maxPad of zero and of random padding (the every-length padding
+// domain) flush against an unmapped page, after it and before it, with
+// the functions whose result depends on the padding: a test for zero
+// bytes, or a parse of the junk, that reads one byte past the datagram
+// faults. (The bases themselves are guarded at every truncation as
+// vectors.)
+func (c *checker) guardPadding(r *equiv.Run, g *equiv.Guarded) error {
+	rng := r.Rand()
+	for _, base := range junkBases() {
+		for n := 0; n <= maxPad; n++ {
+			for _, kind := range []string{"zeros", "random"} {
+				pad := make([]byte, n)
+				if kind == "random" {
+					fillRandom(rng, pad)
+				}
+				d := append(bytes.Clone(base.data), pad...)
+				for _, side := range guardSides(g) {
+					ce, k := c.readsWith(packetReaders, d, base.sdl, side.place)
+					if ce != nil {
+						return r.Fail(note(ce, "%s a guard page from=%q+%d %s", side.name, base.name, n, kind))
+					}
+					r.Count(k)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// guardSide places a datagram against one side of a guard page.
+type guardSide struct {
+	name  string
+	place func([]byte) []byte
+}
+
+// guardSides places data ending at g's unmapped page after it, and
+// starting at its page before it.
+func guardSides(g *equiv.Guarded) []guardSide {
+	return []guardSide{
+		{"ending at", func(d []byte) []byte { b := g.Tail(len(d)); copy(b, d); return b }},
+		{"starting at", func(d []byte) []byte { b := g.Head(len(d)); copy(b, d); return b }},
+	}
+}
+
+// guardWithLen fills a reserved field in place, as AppendVarintWithLen is
+// used to: a prefix of 0 or 3 bytes whose buffer has room for exactly the
+// n bytes appended, ending at an unmapped page, for each width and the
+// smallest and largest value it holds. A store past the n bytes (one
+// 8-byte store for any width, say) faults.
+func (c *checker) guardWithLen(r *equiv.Run, g *equiv.Guarded) error {
+	if c.impl.AppendVarintWithLen == nil {
 		return nil
-	}, maxLen)
+	}
+	for _, w := range varintWidths {
+		for _, v := range []uint64{0, 1<<(8*w-2) - 1} {
+			for _, prefix := range [][]byte{nil, {0xee, 0xee, 0xee}} {
+				in := Input{Func: funcAppendVarintWithLen, Data: prefix, Value: v, Len: w}
+				if c.skip(in) {
+					continue
+				}
+				tail := g.Tail(len(prefix) + w)
+				copy(tail, prefix)
+				if ce := c.withLenAt(prefix, tail[:len(prefix)], v, w, true); ce != nil {
+					return r.Fail(note(ce, "filling a field that ends at a guard page"))
+				}
+				r.Count(1)
+			}
+		}
+	}
+	return nil
 }
 
 // guardAt checks in.data[:n] at the end of g, then at its start, with
 // every function that reads a datagram.
 func (c *checker) guardAt(r *equiv.Run, g *equiv.Guarded, in named, n int) error {
-	sides := []struct {
-		name  string
-		place func([]byte) []byte
-	}{
-		{"ending at", func(d []byte) []byte { b := g.Tail(len(d)); copy(b, d); return b }},
-		{"starting at", func(d []byte) []byte { b := g.Head(len(d)); copy(b, d); return b }},
-	}
 	d := in.data[:n:n]
-	for _, side := range sides {
+	for _, side := range guardSides(g) {
 		ce, k := c.reads(d, in.sdl, side.place)
 		if ce != nil {
 			return r.Fail(note(ce, "%s a guard page from=%q trunc=%d", side.name, in.name, n))

@@ -50,7 +50,7 @@ func (c *checker) shortHeaders(r *equiv.Run) error {
 	for first := range 0x80 {
 		for _, sdl := range headerSDLs {
 			p := PacketSpec{First: byte(first), DCID: bytesOf(sdl, 0x11), Payload: bytesOf(24, 0x40)}
-			if err := c.sweep(r, p.Append(nil), sdl, fmt.Sprintf("short first=%#02x", first)); err != nil {
+			if err := c.sweepWith(r, p.Append(nil), sdl, fmt.Sprintf("short first=%#02x", first), grammarChecks); err != nil {
 				return err
 			}
 		}
@@ -68,7 +68,7 @@ func (c *checker) longHeaders(r *equiv.Run) error {
 	for first := 0x80; first <= 0xff; first++ {
 		for i, version := range versions {
 			d := canonical(byte(first), version, 8, 8).Append(nil)
-			if err := c.sweep(r, d, headerSDLs[(first+i)%3], fmt.Sprintf("long first=%#02x version=%#08x", first, version)); err != nil {
+			if err := c.sweepWith(r, d, headerSDLs[(first+i)%3], fmt.Sprintf("long first=%#02x version=%#08x", first, version), grammarChecks); err != nil {
 				return err
 			}
 			if err := c.invalidSDL(r, d); err != nil {
@@ -82,7 +82,7 @@ func (c *checker) longHeaders(r *equiv.Run) error {
 // invalidSDL checks d with the invalid shortDCIDLen values -1 and 21.
 func (c *checker) invalidSDL(r *equiv.Run, d []byte) error {
 	for _, sdl := range []int{-1, 21} {
-		ce, k := c.input(d, sdl)
+		ce, k := c.inputWith(d, sdl, grammarChecks)
 		if ce != nil {
 			return r.Fail(ce)
 		}
@@ -107,7 +107,7 @@ func (c *checker) cidLengths(r *equiv.Run) error {
 			for _, dl := range cids {
 				for _, sl := range cids {
 					d := canonical(first, version, dl, sl).Append(nil)
-					if err := c.sweep(r, d, 8, fmt.Sprintf("cids first=%#02x version=%#08x dcid=%d scid=%d", first, version, dl, sl)); err != nil {
+					if err := c.sweepWith(r, d, 8, fmt.Sprintf("cids first=%#02x version=%#08x dcid=%d scid=%d", first, version, dl, sl), fieldChecks); err != nil {
 						return err
 					}
 				}
@@ -214,7 +214,7 @@ func (c *checker) tokenLengths(r *equiv.Run, q PacketSpec, tc tokenClass) error 
 		}
 		from := fmt.Sprintf("fields first=%#02x version=%#08x token=%d tokenLenDelta=%d/%dB lengthDelta=%d/%dB",
 			q.First, q.Version, len(q.Token), q.TokenLenDelta, tw, q.LengthDelta, q.LengthWidth)
-		if err := c.sweep(r, q.Append(nil), 8, from); err != nil {
+		if err := c.sweepWith(r, q.Append(nil), 8, from, fieldChecks); err != nil {
 			return err
 		}
 		if !initial {
@@ -261,7 +261,7 @@ func (c *checker) coalesced(r *equiv.Run) error {
 	for _, a := range set {
 		for _, b := range set {
 			d := append(bytes.Clone(a.data), b.data...)
-			if err := c.sweep(r, d, 8, "coalesced "+a.name+"+"+b.name); err != nil {
+			if err := c.sweepWith(r, d, 8, "coalesced "+a.name+"+"+b.name, grammarChecks); err != nil {
 				return err
 			}
 			if r.Level() == equiv.Quick {
@@ -269,7 +269,7 @@ func (c *checker) coalesced(r *equiv.Run) error {
 			}
 			for _, e := range set {
 				d := append(bytes.Clone(d), e.data...)
-				if err := c.sweep(r, d, 8, "coalesced "+a.name+"+"+b.name+"+"+e.name); err != nil {
+				if err := c.sweepWith(r, d, 8, "coalesced "+a.name+"+"+b.name+"+"+e.name, grammarChecks); err != nil {
 					return err
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
@@ -30,6 +31,12 @@ func (c *checker) properties(r *equiv.Run) error {
 		{"Packets yields ParseHeader of each coalesced packet in turn (RFC 9000 §12.2)", c.impl.Packets != nil, c.coalesceLaw},
 		{"ParseVarint(AppendVarint(b, v)) gives v and the shortest length; every width parses; > 2^62-1 panics",
 			c.impl.ParseVarint != nil || c.impl.AppendVarint != nil, c.varintLaw},
+		{"with GreaseQUICBit a header with the Fixed Bit cleared parses to its fields; without, it is ErrFixedBitClear (RFC 9287)",
+			c.impl.ParseHeaderWith != nil, c.greaseLaw},
+		{"PacketsWith yields ParseHeaderWith of each coalesced packet, then the padding as ErrTrailingBytes (RFC 9000 §12.2, §14.1)",
+			c.impl.PacketsWith != nil, c.coalesceWithLaw},
+		{"ReadVarint and PeekVarint give back a stream of AppendVarintWithLen encodings, then io.EOF",
+			c.impl.ReadVarint != nil || c.impl.PeekVarint != nil || c.impl.AppendVarintWithLen != nil, c.streamLaw},
 	}
 	for _, law := range laws {
 		if !law.applies {
@@ -42,6 +49,11 @@ func (c *checker) properties(r *equiv.Run) error {
 	}
 	if c.impl.readsDatagrams() {
 		if err := r.Property("datagrams", n, c.datagramProperty(r)); err != nil {
+			return err
+		}
+	}
+	if c.impl.ReadVarint != nil || c.impl.PeekVarint != nil || c.impl.AppendVarintWithLen != nil {
+		if err := r.Property("varint-helpers", n, c.helperProperty(r)); err != nil {
 			return err
 		}
 	}
@@ -164,10 +176,13 @@ func coalescedDatagram(kinds, lengths []uint8, other []bool, tail []byte, append
 // coalesce walks d with ParseHeader as RFC 9000 §12.2 and docs/quic.md
 // describe, and returns "" if Packets yields exactly that.
 func (c *checker) coalesce(d []byte, sdl int) (problem string, inScope bool) {
-	if !c.inScope(Input{Func: funcPackets, Data: d, ShortDCIDLen: sdl}) {
+	in := Input{Func: funcPackets, Data: d, ShortDCIDLen: sdl}
+	if !c.inScope(in) {
 		return "", false
 	}
-	want, problem, inScope := c.walk(d, sdl)
+	want, problem, inScope := c.walk(d, sdl, c.parser(), func(rest []byte) Input {
+		return Input{Func: funcParseHeader, Data: rest, ShortDCIDLen: sdl}
+	})
 	if problem != "" || !inScope {
 		return problem, inScope
 	}
@@ -178,18 +193,25 @@ func (c *checker) coalesce(d []byte, sdl int) (problem string, inScope bool) {
 	return "", true
 }
 
-// walk parses d packet by packet with the Impl's ParseHeader (else the
-// reference's), and returns what Packets must yield.
-func (c *checker) walk(d []byte, sdl int) (want seqView, problem string, inScope bool) {
-	parse := c.parser()
+// walk parses d packet by packet with parse, each rest being the input
+// inputFor says, and returns what Packets (or PacketsWith) must yield:
+// after the first packet, bytes that do not parse, or are all zero, are
+// trailing bytes.
+func (c *checker) walk(d []byte, sdl int, parse func([]byte, int) (quic.Header, error), inputFor func([]byte) Input) (want seqView, problem string, inScope bool) {
 	rest := d
 	var firstDCID []byte
 	for first := true; first || len(rest) > 0; first = false {
-		if !c.inScope(Input{Func: funcParseHeader, Data: rest, ShortDCIDLen: sdl}) {
+		if !c.inScope(inputFor(rest)) {
 			return want, "", false
 		}
 		h, err := parse(rest, sdl)
-		if err != nil && err != quic.ErrPacketTooShort {
+		undelimited := err != nil && err != quic.ErrPacketTooShort
+		if !first && (undelimited || !slices.ContainsFunc(rest, func(b byte) bool { return b != 0 })) {
+			trailing := quic.NewHeader(rest[:len(rest):len(rest)], quic.TypeNone, false, 0, 0, 0)
+			want.items = append(want.items, viewOf(d, trailing, quic.ErrTrailingBytes))
+			break
+		}
+		if undelimited {
 			want.items = append(want.items, viewOf(d, quic.Header{}, err))
 			break
 		}

@@ -14,6 +14,7 @@ package quictest
 import (
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"testing"
 
@@ -37,6 +38,20 @@ type Impl struct {
 	DecodePacketNumber func(largest, truncated uint64, pnLen int) uint64
 	ParseHeader        func(b []byte, shortDCIDLen int) (quic.Header, error)
 	Packets            func(datagram []byte, shortDCIDLen int) iter.Seq2[quic.Header, error]
+
+	// ParseHeaderWith and PacketsWith take reference/quic's Options:
+	// each datagram is parsed with none and with GreaseQUICBit, and with
+	// undefined option bits (ErrInvalidArgument).
+	ParseHeaderWith func(b []byte, shortDCIDLen int, opts quic.Options) (quic.Header, error)
+	PacketsWith     func(datagram []byte, shortDCIDLen int, opts quic.Options) iter.Seq2[quic.Header, error]
+	// ReadVarint and PeekVarint read from the suite's streams: readers
+	// and peekers over the input that end, or fail, where the domain
+	// says, and record what they were asked for.
+	ReadVarint func(r io.ByteReader) (uint64, int, error)
+	PeekVarint func(p quic.Peeker) (uint64, int, error)
+	// AppendVarintWithLen is checked onto empty, full and roomy buffers,
+	// the bytes after the appended ones included.
+	AppendVarintWithLen func(b []byte, v uint64, n int) []byte
 }
 
 // The functions of Impl, by name: the values of Input.Func and
@@ -47,6 +62,12 @@ const (
 	funcDecodePacketNumber = "DecodePacketNumber"
 	funcParseHeader        = "ParseHeader"
 	funcPackets            = "Packets"
+
+	funcParseHeaderWith     = "ParseHeaderWith"
+	funcPacketsWith         = "PacketsWith"
+	funcReadVarint          = "ReadVarint"
+	funcPeekVarint          = "PeekVarint"
+	funcAppendVarintWithLen = "AppendVarintWithLen"
 )
 
 // The fuzz targets of the pair, named as in package fuzz.
@@ -69,11 +90,22 @@ func (impl Impl) has(fn string) bool {
 		return impl.ParseHeader != nil
 	case funcPackets:
 		return impl.Packets != nil
+	case funcParseHeaderWith:
+		return impl.ParseHeaderWith != nil
+	case funcPacketsWith:
+		return impl.PacketsWith != nil
+	case funcReadVarint:
+		return impl.ReadVarint != nil
+	case funcPeekVarint:
+		return impl.PeekVarint != nil
+	case funcAppendVarintWithLen:
+		return impl.AppendVarintWithLen != nil
 	}
 	return false
 }
 
-var allFuncs = []string{funcParseVarint, funcAppendVarint, funcDecodePacketNumber, funcParseHeader, funcPackets}
+var allFuncs = []string{funcParseVarint, funcAppendVarint, funcDecodePacketNumber, funcParseHeader, funcPackets,
+	funcParseHeaderWith, funcPacketsWith, funcReadVarint, funcPeekVarint, funcAppendVarintWithLen}
 
 // unchecked lists the nil functions, for Suite.Unchecked.
 func (impl Impl) unchecked() []string {
@@ -89,7 +121,13 @@ func (impl Impl) unchecked() []string {
 // readsDatagrams reports whether a function that reads a buffer is set:
 // the guard method has something to place against a guard page.
 func (impl Impl) readsDatagrams() bool {
-	return impl.ParseHeader != nil || impl.Packets != nil || impl.ParseVarint != nil
+	return impl.ParseHeader != nil || impl.Packets != nil || impl.ParseVarint != nil ||
+		impl.ParseHeaderWith != nil || impl.PacketsWith != nil || impl.ReadVarint != nil || impl.PeekVarint != nil
+}
+
+// appends reports whether a function that appends is set.
+func (impl Impl) appends() bool {
+	return impl.AppendVarint != nil || impl.AppendVarintWithLen != nil
 }
 
 // validate returns the error of an Impl with nothing to check.
@@ -99,26 +137,34 @@ func (impl Impl) validate() error {
 			return nil
 		}
 	}
-	return errors.New("quictest: Impl has no function to check (ParseVarint, AppendVarint, DecodePacketNumber, ParseHeader and Packets are all nil)")
+	return errors.New("quictest: Impl has no function to check (ParseVarint, AppendVarint, DecodePacketNumber, ParseHeader, Packets, " +
+		"ParseHeaderWith, PacketsWith, ReadVarint, PeekVarint and AppendVarintWithLen are all nil)")
 }
 
 // NewSuite returns the suite that checks impl against reference/quic: the
 // methods vectors (RFC 9000 Appendix A, RFC 9001 Appendix A, RFC 9369
-// Appendix A and hand-built packets, each at every truncation and with
-// trailing junk), exhaustive (the header grammar's classes, every varint
-// of up to 2 bytes, packet number windows), guard (inputs flush against
-// unmapped pages), properties (gopter laws and rapid differential checks)
-// and corpus (the fuzz targets' seed and regression inputs).
+// Appendix A and hand-built packets, greased ones and RFC Initials padded
+// with zero and random bytes, each at every truncation and with trailing
+// junk), exhaustive (the header grammar's classes with and without
+// GreaseQUICBit, every varint of up to 2 bytes, every stream end around an
+// integer, fixed-width appends, options, every padding length and junk
+// first byte, packet number windows), guard (inputs flush against
+// unmapped pages, fields filled in place up to one), properties (gopter
+// laws and rapid differential checks) and corpus (the fuzz targets' seed
+// and regression inputs).
 //
 // A Header agrees when every one of its methods reports the same thing:
 // slices by nil-ness, length, capacity and offset into the parsed input
 // (they must alias it), scalars by value; errors agree through
-// Config.SameError and panics through Config.SamePanic.
+// Config.SameError and panics through Config.SamePanic. A stream function
+// agrees when its result and what it consumed from, or asked of, its
+// stream do; an append, when its bytes do and, with room in the buffer, it
+// wrote in place and nothing after them.
 //
-// Suite.Err is set only when every function of impl is nil. An Impl
-// without ParseVarint, AppendVarint, ParseHeader and Packets has nothing
-// the seed corpus (datagrams) or guard pages apply to: those methods are
-// reported skipped.
+// Suite.Err is set only when every function of impl is nil. An Impl with
+// only DecodePacketNumber has nothing the seed corpus (datagrams) or guard
+// pages apply to, and one with only AppendVarint nothing for guard pages:
+// those methods are reported skipped.
 func NewSuite(impl Impl) equiv.Suite {
 	s := equiv.Suite{Pair: "quic", Corpus: corpus.FS}
 	if s.Err = impl.validate(); s.Err != nil {
@@ -132,8 +178,9 @@ func NewSuite(impl Impl) equiv.Suite {
 	}
 	guard := method(equiv.MethodGuard, (*checker).guard)
 	guard.Skip = equiv.GuardSkip()
-	if guard.Skip == "" && !impl.readsDatagrams() {
-		guard.Skip = "no function of the Impl reads a buffer (ParseVarint, ParseHeader and Packets are nil)"
+	if guard.Skip == "" && !impl.readsDatagrams() && impl.AppendVarintWithLen == nil {
+		guard.Skip = "no function of the Impl reads or fills a buffer in place (ParseVarint, ParseHeader, Packets, " +
+			"ParseHeaderWith, PacketsWith, ReadVarint, PeekVarint and AppendVarintWithLen are nil)"
 	}
 	s.Methods = []equiv.Method{
 		method(equiv.MethodVectors, (*checker).vectors),
@@ -141,7 +188,7 @@ func NewSuite(impl Impl) equiv.Suite {
 		guard,
 		method(equiv.MethodProperties, (*checker).properties),
 	}
-	if impl.readsDatagrams() || impl.AppendVarint != nil {
+	if impl.readsDatagrams() || impl.appends() {
 		s.Targets = targets(impl)
 	} else {
 		// Only DecodePacketNumber: the engine's corpus method would
@@ -191,11 +238,14 @@ func Test(t *testing.T, impl Impl, opts ...equiv.Option) {
 // CheckInput checks impl on one input of the fuzz target
 // FuzzQUICHeader(datagram, shortDCIDLen): ParseHeader(datagram,
 // shortDCIDLen); Packets(datagram, shortDCIDLen), the whole sequence and
-// the sequence stopped after each of its packets; ParseVarint(datagram);
-// and AppendVarint of the value the reference's ParseVarint decodes, if
-// any. The corpus method calls the same checks, so a corpus file means the
-// same thing to both. A disagreement is a minimized *equiv.Counterexample
-// with Method "fuzz".
+// the sequence stopped after each of its packets; ParseHeaderWith and
+// PacketsWith likewise, with no options and with GreaseQUICBit;
+// ParseVarint(datagram); ReadVarint from a byte reader and a
+// *bytes.Reader over the datagram, and PeekVarint from a peeker over it,
+// each stream ending with io.EOF after the datagram; and AppendVarint of the value the reference's ParseVarint
+// decodes, if any, and AppendVarintWithLen of it at every width it fits. The corpus method calls the same checks, so a corpus file
+// means the same thing to both. A disagreement is a minimized
+// *equiv.Counterexample with Method "fuzz".
 func CheckInput(impl Impl, datagram []byte, shortDCIDLen int, opts ...equiv.Option) error {
 	return checkOne(impl, opts, func(c *checker) (*equiv.Counterexample, int) {
 		return c.input(datagram, shortDCIDLen)
@@ -239,18 +289,25 @@ func checkOne(impl Impl, opts []equiv.Option, check func(*checker) (*equiv.Count
 // Input is one input of one function of the Impl, as Exclude sees it.
 type Input struct {
 	// Func is the function called: "ParseVarint", "AppendVarint",
-	// "DecodePacketNumber", "ParseHeader" or "Packets".
+	// "DecodePacketNumber", "ParseHeader", "Packets", "ParseHeaderWith",
+	// "PacketsWith", "ReadVarint", "PeekVarint" or "AppendVarintWithLen".
 	Func string
-	// Data is the datagram (ParseHeader, Packets), the bytes to decode
-	// (ParseVarint) or the prefix appended to (AppendVarint).
+	// Data is the datagram (ParseHeader, Packets, ParseHeaderWith,
+	// PacketsWith), the bytes to decode (ParseVarint), the bytes the
+	// stream holds before it ends (ReadVarint, PeekVarint) or the prefix
+	// appended to (AppendVarint, AppendVarintWithLen).
 	Data []byte
-	// ShortDCIDLen is ParseHeader's and Packets' shortDCIDLen.
+	// ShortDCIDLen is the header parsers' shortDCIDLen.
 	ShortDCIDLen int
+	// Options is ParseHeaderWith's and PacketsWith's opts.
+	Options quic.Options
 	// Largest, Truncated and PNLen are DecodePacketNumber's arguments.
 	Largest, Truncated uint64
 	PNLen              int
-	// Value is the value AppendVarint encodes.
+	// Value is the value AppendVarint and AppendVarintWithLen encode, and
+	// Len AppendVarintWithLen's n.
 	Value uint64
+	Len   int
 }
 
 // Exclude declares inputs out of the implementation's documented scope

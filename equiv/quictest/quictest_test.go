@@ -25,6 +25,12 @@ var refImpl = quictest.Impl{
 	DecodePacketNumber: quic.DecodePacketNumber,
 	ParseHeader:        quic.ParseHeader,
 	Packets:            quic.Packets,
+
+	ParseHeaderWith:     quic.ParseHeaderWith,
+	PacketsWith:         quic.PacketsWith,
+	ReadVarint:          quic.ReadVarint,
+	PeekVarint:          quic.PeekVarint,
+	AppendVarintWithLen: quic.AppendVarintWithLen,
 }
 
 // results runs Check and returns its error and the Result of each method.
@@ -42,19 +48,39 @@ func TestReference(t *testing.T) {
 }
 
 // TestCountsUnchanged pins the number of comparisons each method makes at
-// Quick with seed 1: the numbers of the suite before it moved out of
-// package equiv, so that the move checks exactly what was checked before.
+// Quick with seed 1, so that a refactor checks exactly what was checked
+// before. The suite that moved out of package equiv made 17406 / 6486867
+// / 79770 / 1500 / 76; padded datagrams, greasing and the stream helpers
+// (issue 11) added, deliberately:
+//   - vectors (17406 → 112134): ParseHeaderWith and PacketsWith (no
+//     options, greased), ReadVarint, PeekVarint and AppendVarintWithLen
+//     on every truncation of every vector; five greased packet vectors;
+//     eleven datagram vectors (trailing bytes, RFC 9001/9369 Initials
+//     padded with zero and random bytes, greased and padded); the stream
+//     and fixed-width checks of the RFC 9000 A.1 varints;
+//   - exhaustive (6486867 → 7018261): the greased ParseHeaderWith and
+//     PacketsWith on the header grammar (every first byte, with the
+//     Fixed Bit cleared, with and without grease), and the stream,
+//     fixed-width, options, padding and junk domains;
+//   - guard (79770 → 272938): the new readers on every guard input,
+//     padding after the RFC Initials against the page, and fields filled
+//     in place ending at the page;
+//   - properties (1500 → 2700): three gopter laws (greased round trip,
+//     PacketsWith's walk with trailing bytes, varint streams) and the rapid
+//     varint-helpers property;
+//   - corpus (76 → 320): the new functions on every seed, and eight new
+//     seeds (padded and greased RFC packets, a varint cut in a stream).
 func TestCountsUnchanged(t *testing.T) {
 	err, res := results(refImpl, equiv.WithSeed(1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]int64{
-		equiv.MethodVectors:    17406,
-		equiv.MethodExhaustive: 6486867,
-		equiv.MethodGuard:      79770,
-		equiv.MethodProperties: 1500,
-		equiv.MethodCorpus:     76,
+		equiv.MethodVectors:    112134,
+		equiv.MethodExhaustive: 7018261,
+		equiv.MethodGuard:      272938,
+		equiv.MethodProperties: 2700,
+		equiv.MethodCorpus:     320,
 	}
 	if equiv.GuardSkip() != "" {
 		delete(want, equiv.MethodGuard)
@@ -113,7 +139,7 @@ func TestNoFunctionFatal(t *testing.T) {
 // TestPartial checks an Impl with only ParseVarint, one with only
 // DecodePacketNumber, and (not with -short) one with only each other
 // function: each passes, compares inputs in every method that has inputs
-// for it, and reports the other four functions as unchecked.
+// for it, and reports the other nine functions as unchecked.
 func TestPartial(t *testing.T) {
 	for _, tc := range []struct {
 		impl    quictest.Impl
@@ -125,6 +151,11 @@ func TestPartial(t *testing.T) {
 		{quictest.Impl{AppendVarint: quic.AppendVarint}, "AppendVarint", []string{equiv.MethodGuard}},
 		{quictest.Impl{ParseHeader: quic.ParseHeader}, "ParseHeader", nil},
 		{quictest.Impl{Packets: quic.Packets}, "Packets", nil},
+		{quictest.Impl{ParseHeaderWith: quic.ParseHeaderWith}, "ParseHeaderWith", nil},
+		{quictest.Impl{PacketsWith: quic.PacketsWith}, "PacketsWith", nil},
+		{quictest.Impl{ReadVarint: quic.ReadVarint}, "ReadVarint", nil},
+		{quictest.Impl{PeekVarint: quic.PeekVarint}, "PeekVarint", nil},
+		{quictest.Impl{AppendVarintWithLen: quic.AppendVarintWithLen}, "AppendVarintWithLen", nil},
 	} {
 		t.Run(tc.fn, func(t *testing.T) {
 			if testing.Short() && tc.fn != "ParseVarint" && tc.fn != "DecodePacketNumber" {
@@ -157,8 +188,8 @@ func checkPartial(t *testing.T, r equiv.Result, fn string, skip bool) {
 	case !skip && (r.Checked == 0 || r.Skipped != ""):
 		t.Errorf("%s: %d inputs compared (skipped %q), want some", r.Method, r.Checked, r.Skipped)
 	}
-	if len(r.Unchecked) != 4 || slices.ContainsFunc(r.Unchecked, func(u string) bool { return strings.HasPrefix(u, fn) }) {
-		t.Errorf("%s: unchecked %q, want the four other functions", r.Method, r.Unchecked)
+	if len(r.Unchecked) != 9 || slices.ContainsFunc(r.Unchecked, func(u string) bool { return strings.HasPrefix(u, fn+":") }) {
+		t.Errorf("%s: unchecked %q, want the nine other functions", r.Method, r.Unchecked)
 	}
 }
 
@@ -179,7 +210,7 @@ func TestMapErrors(t *testing.T) {
 	impl := quictest.Impl{ParseVarint: eofVarint}
 	err := quictest.Check(impl, equiv.WithMethods(func(m string) bool { return m == equiv.MethodVectors }))
 	ces := equiv.Counterexamples(err)
-	if len(ces) != 1 || ces[0].Func != "ParseVarint" || !strings.Contains(ces[0].Got, "unexpected EOF") {
+	if len(ces) != 1 || ces[0].Func != "ParseVarint" || !strings.Contains(ces[0].Got, "ErrUnexpectedEOF") {
 		t.Fatalf("unmapped: Check = %v, want a ParseVarint counterexample naming the EOF", err)
 	}
 	mapEOF := equiv.MapErrors(func(err error) error {
@@ -312,15 +343,22 @@ func TestRegressions(t *testing.T) {
 		"FuzzQUICPacketNumber/c": {Data: equiv.MarshalFuzzInput(uint64(10), uint64(0xff), 1)},
 	}
 	corpusOnly := equiv.WithMethods(func(m string) bool { return m == equiv.MethodCorpus })
+	err, seeds := results(refImpl, corpusOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
 	err, res := results(refImpl, corpusOnly, equiv.WithRegressions(regressions))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 76 for the seed corpus; 4 for each datagram (ParseHeader, Packets,
-	// ParseVarint, and AppendVarint of the varint both start with: 0x4025,
-	// and 0xf16b3343cf000000 for the version 2 Handshake packet that the
-	// structured input describes), 1 for the packet number.
-	if got, want := res[equiv.MethodCorpus].Checked, int64(76+4+4+1); got != want {
+	// On top of the seed corpus: for each datagram, 9 reads (ParseHeader,
+	// Packets, ParseVarint, ParseHeaderWith and PacketsWith with two
+	// options each, ReadVarint, PeekVarint), AppendVarint of the varint it
+	// starts with, and AppendVarintWithLen of it at every width it fits:
+	// 0x4025 is 37, which fits all four, and the version 2 Handshake packet
+	// that the structured input describes starts with 0xf16b3343cf000000,
+	// which fits only 8 bytes; 1 for the packet number.
+	if got, want := res[equiv.MethodCorpus].Checked, seeds[equiv.MethodCorpus].Checked+(9+1+4)+(9+1+1)+1; got != want {
 		t.Errorf("corpus compared %d inputs, want %d", got, want)
 	}
 	err = quictest.Check(miniImpl("pn-underflow"), corpusOnly, equiv.WithRegressions(regressions))

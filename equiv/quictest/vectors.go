@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
+	"io"
+	"iter"
 	"strings"
 
 	"github.com/equivcheck/equivcheck/equiv"
@@ -19,12 +21,26 @@ var junk = []byte{0xc0, 0x00, 0x00, 0x00, 0x01, 0x15, 0x40, 0x25, 0xff, 0x00, 0x
 // sweep checks data at every truncation point, data[:n] for n = 0..len,
 // and data followed by trailing junk, with CheckInput's checks.
 func (c *checker) sweep(r *equiv.Run, data []byte, sdl int, from string) error {
+	return c.sweepWith(r, data, sdl, from, fullChecks)
+}
+
+// sweepWith is sweep with the checks ch.
+func (c *checker) sweepWith(r *equiv.Run, data []byte, sdl int, from string, ch checks) error {
+	return c.sweepUpTo(r, data, sdl, from, ch, len(data))
+}
+
+// sweepUpTo is sweepWith at the truncation points 0..upTo only, then the
+// whole of data and data followed by junk.
+func (c *checker) sweepUpTo(r *equiv.Run, data []byte, sdl int, from string, ch checks, upTo int) error {
 	for n := 0; n <= len(data)+1; n++ {
+		if n > upTo && n < len(data) {
+			n = len(data)
+		}
 		d, what := data[:min(n, len(data)):min(n, len(data))], fmt.Sprintf("trunc=%d/%d", n, len(data))
 		if n > len(data) {
 			d, what = append(bytes.Clone(data), junk...), "+junk"
 		}
-		ce, k := c.input(d, sdl)
+		ce, k := c.inputWith(d, sdl, ch)
 		if ce != nil {
 			return r.Fail(note(ce, "from=%s %s", from, what))
 		}
@@ -88,6 +104,46 @@ func (c *checker) varintVectors(r *equiv.Run) error {
 			}
 			r.Count(k)
 		}
+		if err := c.varintVectorHelpers(r, v, enc, withJunk); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// varintVectorHelpers checks the stream and fixed-width functions on one
+// RFC 9000 Appendix A.1 vector: the reference first (ReadVarint and
+// PeekVarint decode it, AppendVarintWithLen at the vector's own width
+// gives back its bytes, 0x4025 included), then the Impl, on every stream
+// of allStreams holding every truncation of the vector and junk, and
+// AppendVarintWithLen at every width, onto a full and a roomy buffer.
+func (c *checker) varintVectorHelpers(r *equiv.Run, v quicvectors.Varint, enc, withJunk []byte) error {
+	if val, n, err := quic.ReadVarint(bytes.NewReader(withJunk)); val != v.Value || n != v.Len || err != nil {
+		return r.Errorf("reference ReadVarint(%s) = %d, %d, %v, want %d, %d, nil (%s): the oracle is wrong", v.Hex, val, n, err, v.Value, v.Len, v.Source)
+	}
+	if val, n, err := quic.PeekVarint(peekStream{&scripted{data: withJunk, end: io.EOF}}); val != v.Value || n != v.Len || err != nil {
+		return r.Errorf("reference PeekVarint(%s) = %d, %d, %v, want %d, %d, nil (%s): the oracle is wrong", v.Hex, val, n, err, v.Value, v.Len, v.Source)
+	}
+	if got := quic.AppendVarintWithLen(nil, v.Value, v.Len); !bytes.Equal(got, enc) {
+		return r.Errorf("reference AppendVarintWithLen(%d, %d) = %x, want %s (%s): the oracle is wrong", v.Value, v.Len, got, v.Hex, v.Source)
+	}
+	for n := 0; n <= len(withJunk); n++ {
+		for _, s := range allStreams {
+			ce, k := c.compareStream(Input{Func: s.fn(), Data: withJunk[:n:n]}, s)
+			if ce != nil {
+				return r.Fail(note(ce, "vector=%q trunc=%d", v.Source, n))
+			}
+			r.Count(k)
+		}
+	}
+	for _, w := range varintWidths {
+		for _, spare := range []bool{false, true} {
+			ce, k := c.appendWithLen(nil, v.Value, w, spare)
+			if ce != nil {
+				return r.Fail(note(ce, "vector=%q", v.Source))
+			}
+			r.Count(k)
+		}
 	}
 	return nil
 }
@@ -121,6 +177,12 @@ func (c *checker) packetVectors(r *equiv.Run) error {
 	for _, v := range quicvectors.Packets {
 		b := v.Bytes()
 		h, err := quic.ParseHeader(b, v.ShortDCIDLen)
+		if v.Grease {
+			if err != quic.ErrFixedBitClear {
+				return r.Errorf("reference ParseHeader on %s (%s) = %v, want ErrFixedBitClear without GreaseQUICBit: the oracle is wrong", v.Name, v.Source, err)
+			}
+			h, err = quic.ParseHeaderWith(b, v.ShortDCIDLen, quic.GreaseQUICBit)
+		}
 		if problem := oracleHeader(b, h, err, v); problem != "" {
 			return r.Errorf("reference ParseHeader on %s (%s): %s: the oracle is wrong", v.Name, v.Source, problem)
 		}
@@ -154,15 +216,28 @@ func (c *checker) badPacketVectors(r *equiv.Run) error {
 	return nil
 }
 
-// datagramVectors checks coalesced packets (RFC 9000 §12.2).
+// datagramVectors checks coalesced packets (RFC 9000 §12.2) and padded
+// datagrams (RFC 9000 §14.1), greased ones with GreaseQUICBit.
 func (c *checker) datagramVectors(r *equiv.Run) error {
 	for _, v := range quicvectors.Datagrams {
 		b := v.Bytes()
-		got := runPackets(quic.Packets, b, v.ShortDCIDLen, 0, unmapped)
+		var opts quic.Options
+		if v.Grease {
+			opts = quic.GreaseQUICBit
+		}
+		got := runPackets(func(d []byte, sdl int) iter.Seq2[quic.Header, error] { return quic.PacketsWith(d, sdl, opts) },
+			b, v.ShortDCIDLen, 0, unmapped)
 		if problem := oracleDatagram(got, v); problem != "" {
 			return r.Errorf("reference Packets on %s (%s) = %v: %s: the oracle is wrong", v.Name, v.Source, got, problem)
 		}
-		if err := c.sweep(r, b, v.ShortDCIDLen, "datagram "+v.Name); err != nil {
+		// A padded datagram is cut at every point up to maxPad bytes into
+		// its padding, its last item (the padding domain has every length
+		// of padding after every packet vector).
+		upTo := len(b)
+		if v.Pad > 0 || v.Junk > 0 {
+			upTo = len(b) - got.items[len(got.items)-1].packet.len + maxPad
+		}
+		if err := c.sweepUpTo(r, b, v.ShortDCIDLen, "datagram "+v.Name, fullChecks, upTo); err != nil {
 			return err
 		}
 	}

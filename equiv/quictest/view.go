@@ -2,6 +2,7 @@ package quictest
 
 import (
 	"fmt"
+	"io"
 	"iter"
 	"strings"
 
@@ -272,6 +273,16 @@ var errorsByName = map[string]error{
 	"ErrLengthExceedsDatagram": quic.ErrLengthExceedsDatagram,
 	"ErrPacketTooShort":        quic.ErrPacketTooShort,
 	"ErrDCIDMismatch":          quic.ErrDCIDMismatch,
+	"ErrTrailingBytes":         quic.ErrTrailingBytes,
+}
+
+// streamErrors are the errors of the varint stream functions that are not
+// reference/quic's own, by name.
+var streamErrors = map[string]error{
+	"io.EOF":              io.EOF,
+	"io.ErrUnexpectedEOF": io.ErrUnexpectedEOF,
+	"io.ErrNoProgress":    io.ErrNoProgress,
+	"errStream":           errStream,
 }
 
 // errName names err: a sentinel by its name, nil as "nil", anything else
@@ -282,6 +293,11 @@ func errName(err error) string {
 		return "nil"
 	}
 	for name, e := range errorsByName {
+		if err == e {
+			return name
+		}
+	}
+	for name, e := range streamErrors {
 		if err == e {
 			return name
 		}

@@ -22,6 +22,15 @@
 //     with 0, 0 for short input; AppendVarint and VarintLen panic above
 //     MaxVarint; DecodePacketNumber panics for pnLen outside 1..4 and for
 //     largest in [2^62, 2^64-2].
+//   - ParseHeaderWith and PacketsWith reject undefined option bits with
+//     ErrInvalidArgument and with GreaseQUICBit skip only the Fixed Bit
+//     check; Packets and PacketsWith yield bytes after at least one packet
+//     that do not parse, or are all zero, once as ErrTrailingBytes with a
+//     TypeNone Header spanning them.
+//   - ReadVarint makes the reference's ReadByte calls and PeekVarint its
+//     Peek calls, no more, and leave the stream as the reference does;
+//     AppendVarintWithLen writes exactly n bytes, in place when the
+//     capacity allows, and panics as the reference does. None allocates.
 //
 // # Why it is fast
 //
@@ -46,6 +55,7 @@
 package quic
 
 import (
+	"io"
 	"iter"
 
 	ref "github.com/equivcheck/equivcheck/reference/quic"
@@ -96,6 +106,7 @@ var (
 	ErrLengthExceedsDatagram = ref.ErrLengthExceedsDatagram
 	ErrPacketTooShort        = ref.ErrPacketTooShort
 	ErrDCIDMismatch          = ref.ErrDCIDMismatch
+	ErrTrailingBytes         = ref.ErrTrailingBytes
 )
 
 // Impl is one variant of the package's parsing functions.
@@ -110,6 +121,12 @@ type Impl struct {
 	DecodePacketNumber func(uint64, uint64, int) uint64
 	ParseHeader        func([]byte, int) (Header, error)
 	Packets            func([]byte, int) iter.Seq2[Header, error]
+
+	ParseHeaderWith     func([]byte, int, Options) (Header, error)
+	PacketsWith         func([]byte, int, Options) iter.Seq2[Header, error]
+	ReadVarint          func(io.ByteReader) (uint64, int, error)
+	PeekVarint          func(Peeker) (uint64, int, error)
+	AppendVarintWithLen func([]byte, uint64, int) []byte
 }
 
 // Impls returns every variant of the package, available or not, so that
@@ -126,6 +143,12 @@ func Impls() []Impl {
 		DecodePacketNumber: decodePacketNumberGeneric,
 		ParseHeader:        parseHeaderGeneric,
 		Packets:            packetsGeneric,
+
+		ParseHeaderWith:     parseHeaderWithGeneric,
+		PacketsWith:         packetsWithGeneric,
+		ReadVarint:          readVarintGeneric,
+		PeekVarint:          peekVarintGeneric,
+		AppendVarintWithLen: appendVarintWithLenGeneric,
 	}}
 }
 
@@ -169,9 +192,11 @@ func ParseHeader(b []byte, shortDCIDLen int) (Header, error) {
 
 // Packets returns an iterator over the packets coalesced in a datagram
 // (RFC 9000 §12.2). It continues after ErrPacketTooShort and
-// ErrDCIDMismatch, which come with a complete Header, and stops after
-// yielding any other error with the zero Header. See the reference
-// package for the rules.
+// ErrDCIDMismatch, which come with a complete Header; bytes after at least
+// one packet that cannot start a packet (padding or junk, RFC 9000 §14.1)
+// end it with ErrTrailingBytes and a Header whose Packet spans them; any
+// other error, in the first packet, ends it with the zero Header. See the
+// reference package for the rules.
 func Packets(datagram []byte, shortDCIDLen int) iter.Seq2[Header, error] {
 	return packetsGeneric(datagram, shortDCIDLen)
 }

@@ -1,9 +1,7 @@
 package quic
 
 import (
-	"bytes"
 	"encoding/binary"
-	"iter"
 	"math"
 
 	ref "github.com/equivcheck/equivcheck/reference/quic"
@@ -128,7 +126,7 @@ func parseHeaderGeneric(b []byte, shortDCIDLen int) (Header, error) {
 			return ref.NewHeader(b[:len(b):len(b)], Type1RTT, first&0x20 != 0, int(n), 0, int(n+1)), nil
 		}
 		if first&0x80 != 0 {
-			return parseLong(b)
+			return parseLong(b, false)
 		}
 	}
 	return parseShortSlow(b, shortDCIDLen)
@@ -166,8 +164,9 @@ var longTypes = [8]PacketType{
 }
 
 // parseLong parses a long header; b[0]&0x80 != 0. The checks run in the
-// reference's order, so the same error wins.
-func parseLong(b []byte) (Header, error) {
+// reference's order, so the same error wins. With grease, a Fixed Bit of
+// 0 is accepted (RFC 9287).
+func parseLong(b []byte, grease bool) (Header, error) {
 	if len(b) < 5 {
 		return Header{}, ErrTruncated
 	}
@@ -177,7 +176,7 @@ func parseLong(b []byte) (Header, error) {
 	v2 := version == Version2
 	known := v2 || version == Version1
 	if known {
-		if first&0x40 == 0 {
+		if first&0x40 == 0 && !grease {
 			return Header{}, ErrFixedBitClear
 		}
 		maxCID = MaxCIDLen
@@ -264,28 +263,4 @@ func parseRetryFast(b []byte, off uint, dl, sl int) (Header, error) {
 		return Header{}, ErrEmptyRetryToken
 	}
 	return ref.NewHeader(b[:len(b):len(b)], TypeRetry, false, dl, sl, 0), nil
-}
-
-// packetsGeneric works like the reference Packets, over parseHeaderGeneric.
-func packetsGeneric(datagram []byte, shortDCIDLen int) iter.Seq2[Header, error] {
-	return func(yield func(Header, error) bool) {
-		rest := datagram
-		var firstDCID []byte
-		for first := true; first || len(rest) > 0; first = false {
-			h, err := parseHeaderGeneric(rest, shortDCIDLen)
-			if err != nil && err != ErrPacketTooShort {
-				yield(Header{}, err)
-				return
-			}
-			if first {
-				firstDCID = h.DCID()
-			} else if !bytes.Equal(h.DCID(), firstDCID) {
-				err = ErrDCIDMismatch
-			}
-			rest = rest[len(h.Packet()):]
-			if !yield(h, err) {
-				return
-			}
-		}
-	}
 }

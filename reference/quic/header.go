@@ -27,7 +27,24 @@ package quic
 // than one problem, the error of the first field found bad in wire order
 // is returned; the Fixed Bit of a long header is judged once the Version
 // is known, since only versions 1 and 2 give it a meaning.
+//
+// A Stateless Reset (RFC 9000 §10.3) is built to look like a 1-RTT packet:
+// a first byte 0b01xxxxxx, at least 4 unpredictable bytes, and the 16-byte
+// Stateless Reset Token last, at least 21 bytes in all. One too short to
+// hold the header protection sample after a shortDCIDLen-byte DCID (fewer
+// than shortDCIDLen+21 bytes) comes back as ErrPacketTooShort with a
+// complete 1-RTT Header, and never as ErrTruncated, since shortDCIDLen is
+// at most 20: the caller compares the last 16 bytes of Packet with its
+// tokens (RFC 9000 §10.3.1), as for a packet that cannot be decrypted.
+//
+// ParseHeader is ParseHeaderWith with no options.
 func ParseHeader(b []byte, shortDCIDLen int) (Header, error) {
+	return parseHeader(b, shortDCIDLen, false)
+}
+
+// parseHeader parses as ParseHeader; with grease, a Fixed Bit of 0 is
+// accepted (RFC 9287).
+func parseHeader(b []byte, shortDCIDLen int, grease bool) (Header, error) {
 	if shortDCIDLen < 0 || shortDCIDLen > MaxCIDLen || uint64(len(b)) > MaxInputLen {
 		return Header{}, ErrInvalidArgument
 	}
@@ -38,13 +55,13 @@ func ParseHeader(b []byte, shortDCIDLen int) (Header, error) {
 	//
 	// Header Form (1),
 	if b[0]&0x80 == 0 {
-		return parseShortHeader(b, shortDCIDLen)
+		return parseShortHeader(b, shortDCIDLen, grease)
 	}
-	return parseLongHeader(b)
+	return parseLongHeader(b, grease)
 }
 
 // parseShortHeader parses a 1-RTT packet.
-func parseShortHeader(b []byte, dcidLen int) (Header, error) {
+func parseShortHeader(b []byte, dcidLen int, grease bool) (Header, error) {
 	// https://www.rfc-editor.org/rfc/rfc9000#section-17.3.1
 	//
 	// 1-RTT Packet {
@@ -54,8 +71,11 @@ func parseShortHeader(b []byte, dcidLen int) (Header, error) {
 	//   Fixed Bit (1) = 1,
 	//
 	// "Packets containing a zero value for this bit are not valid packets
-	// in this version and MUST be discarded."
-	if first&0x40 == 0 {
+	// in this version and MUST be discarded." Unless the endpoint
+	// advertised grease_quic_bit: RFC 9287 §3, "An endpoint that
+	// advertises the grease_quic_bit transport parameter MUST accept
+	// packets with the QUIC Bit set to a value of 0."
+	if first&0x40 == 0 && !grease {
 		return Header{}, ErrFixedBitClear
 	}
 	//   Spin Bit (1),
@@ -89,7 +109,7 @@ func parseShortHeader(b []byte, dcidLen int) (Header, error) {
 }
 
 // parseLongHeader parses a long header packet of any version.
-func parseLongHeader(b []byte) (Header, error) {
+func parseLongHeader(b []byte, grease bool) (Header, error) {
 	// https://www.rfc-editor.org/rfc/rfc8999#section-5.1
 	//
 	// Long Header Packet {
@@ -114,8 +134,10 @@ func parseLongHeader(b []byte) (Header, error) {
 	// Bit: "Packets containing a zero value for this bit are not valid
 	// packets in this version and MUST be discarded." A Version
 	// Negotiation packet has Unused (7) bits there, and other versions
-	// give them their own meaning, so neither is checked.
-	if known && first&0x40 == 0 {
+	// give them their own meaning, so neither is checked. With grease the
+	// bit is not checked either (RFC 9287 §3; §3.1 lets Initial, 0-RTT,
+	// Handshake and Retry packets clear it too).
+	if known && first&0x40 == 0 && !grease {
 		return Header{}, ErrFixedBitClear
 	}
 	// RFC 9000 §17.2: "In QUIC version 1, this value MUST NOT exceed 20

@@ -475,8 +475,11 @@ func TestPackets(t *testing.T) {
 		{"too-short-skipped", cat(tiny, handshake), []step{{TypeInitial, len(tiny), ErrPacketTooShort}, {TypeHandshake, len(handshake), nil}}},
 		{"mismatch-skipped", cat(initial, foreign, handshake), []step{{TypeInitial, len(initial), nil}, {TypeHandshake, len(foreign), ErrDCIDMismatch}, {TypeHandshake, len(handshake), nil}}},
 		{"mismatch-wins-over-too-short", cat(handshake, longHeader(0xc0, Version1, other, nil, 0, 2, 0, 0)), []step{{TypeHandshake, len(handshake), nil}, {TypeInitial, 19, ErrDCIDMismatch}}},
-		{"stop-after-bad", cat(initial, bad), []step{{TypeInitial, len(initial), nil}, {TypeNone, 0, ErrLengthExceedsDatagram}}},
-		{"stop-after-zeros", cat(initial, []byte{0, 0, 0}), []step{{TypeInitial, len(initial), nil}, {TypeNone, 0, ErrFixedBitClear}}},
+		{"stop-after-bad", cat(initial, bad), []step{{TypeInitial, len(initial), nil}, {TypeNone, len(bad), ErrTrailingBytes}}},
+		{"stop-after-zeros", cat(initial, []byte{0, 0, 0}), []step{{TypeInitial, len(initial), nil}, {TypeNone, 3, ErrTrailingBytes}}},
+		{"trailing-after-too-short", cat(tiny, []byte{0}), []step{{TypeInitial, len(tiny), ErrPacketTooShort}, {TypeNone, 1, ErrTrailingBytes}}},
+		{"first-bad-is-not-trailing", bad, []step{{TypeNone, 0, ErrLengthExceedsDatagram}}},
+		{"zeros-alone-are-not-trailing", []byte{0, 0, 0}, []step{{TypeNone, 0, ErrFixedBitClear}}},
 	} {
 		var got []step
 		for h, err := range Packets(tc.in, 8) {

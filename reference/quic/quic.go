@@ -311,4 +311,13 @@ var (
 	// whose Destination Connection ID differs from the first packet's
 	// (RFC 9000 §12.2). The packet's Header is complete.
 	ErrDCIDMismatch = errors.New("quic: coalesced packet with a different destination connection ID")
+
+	// ErrTrailingBytes is returned only by Packets and PacketsWith, once
+	// and last, for the bytes after at least one packet that cannot start
+	// a packet: padding or junk, which RFC 9000 §14.1 lets a sender put
+	// after its packets ("Initial packets can even be coalesced with
+	// invalid packets, which a receiver will discard"). Its Header has
+	// Type TypeNone and reports nothing but Packet, the rest of the
+	// datagram. The packets before it stand.
+	ErrTrailingBytes = errors.New("quic: trailing bytes after the last packet")
 )

@@ -81,10 +81,30 @@ type Packet struct {
 	SupportedVersions string
 	IntegrityTag      string
 	Spin              bool
+
+	// Grease marks a packet whose Fixed Bit is 0 (RFC 9287): the Header
+	// above is ParseHeaderWith's with GreaseQUICBit, and ParseHeader
+	// rejects the packet with ErrFixedBitClear.
+	Grease bool
 }
 
 // Bytes returns a fresh copy of the datagram.
 func (p Packet) Bytes() []byte { return decode(p.Hex, p.Pad) }
+
+// The protected server Initial packets of RFC 9001 Appendix A.3 (version
+// 1) and RFC 9369 Appendix A.3 (version 2), 135 bytes each, as sent.
+const (
+	rfc9001ServerInitial = "cf000000010008f067a5502a4262b5004075c0d95a482cd0991cd25b0aac406a" +
+		"5816b6394100f37a1c69797554780bb38cc5a99f5ede4cf73c3ec2493a1839b3" +
+		"dbcba3f6ea46c5b7684df3548e7ddeb9c3bf9c73cc3f3bded74b562bfb19fb84" +
+		"022f8ef4cdd93795d77d06edbb7aaf2f58891850abbdca3d20398c276456cbc4" +
+		"2158407dd074ee"
+	rfc9369ServerInitial = "dc6b3343cf0008f067a5502a4262b5004075d92faaf16f05d8a4398c47089698" +
+		"baeea26b91eb761d9b89237bbf87263017915358230035f7fd3945d88965cf17" +
+		"f9af6e16886c61bfc703106fbaf3cb4cfa52382dd16a393e42757507698075b2" +
+		"c984c707f0a0812d8cd5a6881eaf21ceda98f4bd23f6fe1a3e2c43edd9ce7ca8" +
+		"4bed8521e2e140"
+)
 
 const (
 	rfcDCID = "8394c8f03e515708" // RFC 9001 Appendix A
@@ -111,11 +131,7 @@ var Packets = []Packet{
 	},
 	{
 		Name: "v1-server-initial-protected", Source: "RFC 9001 Appendix A.3, protected packet",
-		Hex: "cf000000010008f067a5502a4262b5004075c0d95a482cd0991cd25b0aac406a" +
-			"5816b6394100f37a1c69797554780bb38cc5a99f5ede4cf73c3ec2493a1839b3" +
-			"dbcba3f6ea46c5b7684df3548e7ddeb9c3bf9c73cc3f3bded74b562bfb19fb84" +
-			"022f8ef4cdd93795d77d06edbb7aaf2f58891850abbdca3d20398c276456cbc4" +
-			"2158407dd074ee",
+		Hex:  rfc9001ServerInitial,
 		Type: "Initial", Version: 1, DCID: "", SCID: rfcSCID, Token: "",
 		Length: 117, PNOffset: 18, PacketLen: 135,
 	},
@@ -149,11 +165,7 @@ var Packets = []Packet{
 	},
 	{
 		Name: "v2-server-initial-protected", Source: "RFC 9369 Appendix A.3, protected packet",
-		Hex: "dc6b3343cf0008f067a5502a4262b5004075d92faaf16f05d8a4398c47089698" +
-			"baeea26b91eb761d9b89237bbf87263017915358230035f7fd3945d88965cf17" +
-			"f9af6e16886c61bfc703106fbaf3cb4cfa52382dd16a393e42757507698075b2" +
-			"c984c707f0a0812d8cd5a6881eaf21ceda98f4bd23f6fe1a3e2c43edd9ce7ca8" +
-			"4bed8521e2e140",
+		Hex:  rfc9369ServerInitial,
 		Type: "Initial", Version: 0x6b3343cf, DCID: "", SCID: rfcSCID, Token: "",
 		Length: 117, PNOffset: 18, PacketLen: 135,
 	},
@@ -209,6 +221,37 @@ var Packets = []Packet{
 		Hex:  "8000000000" + "08" + dcid8 + "08" + scid8 + "000000016b3343cf0a1a2a3aff00001d",
 		Type: "VersionNegotiation", Version: 0, DCID: dcid8, SCID: scid8,
 		SupportedVersions: "000000016b3343cf0a1a2a3aff00001d", PacketLen: 39,
+	},
+
+	// Greased packets (RFC 9287): RFC packets with the Fixed Bit cleared,
+	// as a peer that negotiated grease_quic_bit may send them.
+	{
+		Name: "v1-chacha20-short-greased", Source: "RFC 9001 Appendix A.5, protected, Fixed Bit cleared (RFC 9287 §3.1)",
+		Hex: "0cfe4189655e5cd55c41f69080575d7999c25a5bfb", Grease: true,
+		Type: "1-RTT", DCID: "", PNOffset: 1, PacketLen: 21,
+	},
+	{
+		Name: "v1-server-initial-greased", Source: "RFC 9001 Appendix A.3, protected, Fixed Bit cleared (RFC 9287 §3.1)",
+		Hex: "8f" + rfc9001ServerInitial[2:], Grease: true,
+		Type: "Initial", Version: 1, DCID: "", SCID: rfcSCID, Token: "",
+		Length: 117, PNOffset: 18, PacketLen: 135,
+	},
+	{
+		Name: "v2-client-initial-greased", Source: "RFC 9369 Appendix A.2, unprotected header, Fixed Bit cleared (RFC 9287 §3.1)",
+		Hex: "936b3343cf088394c8f03e5157080000449e00000002", Pad: 1178, Grease: true,
+		Type: "Initial", Version: 0x6b3343cf, DCID: rfcDCID, Token: "",
+		Length: 1182, PNOffset: 18, PacketLen: 1200,
+	},
+	{
+		Name: "v2-retry-greased", Source: "RFC 9369 Appendix A.4, Fixed Bit cleared (RFC 9287 §3.1: Retry packets too)",
+		Hex: "8f6b3343cf0008f067a5502a4262b5746f6b656ec8646ce8bfe33952d955543665dcc7b6", Grease: true,
+		Type: "Retry", Version: 0x6b3343cf, DCID: "", SCID: rfcSCID, Token: "746f6b656e",
+		IntegrityTag: "c8646ce8bfe33952d955543665dcc7b6", PacketLen: 36,
+	},
+	{
+		Name: "short-dcid8-greased", Source: "RFC 9000 §17.3.1 (built; Fixed Bit cleared, RFC 9287 §3)",
+		Hex: "21" + dcid8, Pad: 24, ShortDCIDLen: 8, Grease: true,
+		Type: "1-RTT", DCID: dcid8, PNOffset: 9, PacketLen: 33, Spin: true,
 	},
 	{
 		Name: "unsupported-version-long-cid", Source: "RFC 8999 §5.1 (built; 25-byte DCID, reserved version 0x1a2a3a4a)",
@@ -317,17 +360,41 @@ type CoalescedPacket struct {
 }
 
 // Datagram is a UDP datagram of coalesced packets (RFC 9000 §12.2) and
-// what the iterator Packets(Bytes(), ShortDCIDLen) must yield.
+// what the iterator Packets(Bytes(), ShortDCIDLen) must yield, or
+// PacketsWith(Bytes(), ShortDCIDLen, GreaseQUICBit) if Grease is set.
+// Trailing bytes (ErrTrailingBytes) are a CoalescedPacket of Type "".
 type Datagram struct {
 	Name         string
 	Source       string
 	Hex          string
 	ShortDCIDLen int
 	Want         []CoalescedPacket
+	// Pad zero bytes, then Junk bytes of Padding(JunkSeed, Junk), follow
+	// Hex: a sender's zero or random padding (RFC 9000 §14.1).
+	Pad      int
+	Junk     int
+	JunkSeed uint64
+	Grease   bool
 }
 
 // Bytes returns a fresh copy of the datagram.
-func (d Datagram) Bytes() []byte { return decode(d.Hex, 0) }
+func (d Datagram) Bytes() []byte {
+	return append(decode(d.Hex, d.Pad), Padding(d.JunkSeed, d.Junk)...)
+}
+
+// Padding returns n pseudo-random bytes drawn from seed (the top byte of
+// each SplitMix64 output, which never changes for a seed): a stand-in for
+// the random padding some clients (picoquic) put after their packets.
+func Padding(seed uint64, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		seed += 0x9e3779b97f4a7c15
+		z := (seed ^ seed>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		b[i] = byte((z ^ z>>31) >> 56)
+	}
+	return b
+}
 
 var zeros20 = strings.Repeat("00", 20)
 
@@ -361,13 +428,80 @@ var Datagrams = []Datagram{
 		Hex: "c000000001" + "08" + dcid8 + "00" + "00" + "14" + zeros20 +
 			"e000000001" + "08" + dcid8 + "00" + "15" + zeros20,
 		ShortDCIDLen: 8,
-		Want:         []CoalescedPacket{{"Initial", 37, ""}, {"", 0, "ErrLengthExceedsDatagram"}},
+		Want:         []CoalescedPacket{{"Initial", 37, ""}, {"", 36, "ErrTrailingBytes"}},
 	},
 	{
-		Name: "trailing-zeros-stop", Source: "RFC 9000 §12.2 (built; padding after the last long header)",
+		Name: "trailing-zeros-stop", Source: "RFC 9000 §14.1 (built; padding after the last long header)",
 		Hex:          "c000000001" + "08" + dcid8 + "00" + "00" + "14" + zeros20 + "000000",
 		ShortDCIDLen: 8,
-		Want:         []CoalescedPacket{{"Initial", 37, ""}, {"", 0, "ErrFixedBitClear"}},
+		Want:         []CoalescedPacket{{"Initial", 37, ""}, {"", 3, "ErrTrailingBytes"}},
+	},
+	{
+		Name: "first-packet-bad-is-not-trailing", Source: "docs/quic.md (built; zeros alone are not a packet)",
+		Hex: "000000", ShortDCIDLen: 8,
+		Want: []CoalescedPacket{{"", 0, "ErrFixedBitClear"}},
+	},
+
+	// Padded datagrams (RFC 9000 §14.1): real Initials followed by zero
+	// padding (neqo, quiche, aioquic) or random padding (picoquic). The
+	// server Initials are 135 bytes, padded to 1200; the client Initials
+	// already fill 1200 bytes, and get 100 more. Random padding reads as
+	// padding (first byte 0b00xxxxxx: a short header with Fixed Bit 0) or
+	// as a packet, whose DCID decides (the server Initials' DCID is empty,
+	// like a 1-RTT packet's with shortDCIDLen 0).
+	{
+		Name: "v1-server-initial-zero-padded", Source: "RFC 9001 Appendix A.3, RFC 9000 §14.1",
+		Hex: rfc9001ServerInitial, Pad: 1065,
+		Want: []CoalescedPacket{{"Initial", 135, ""}, {"", 1065, "ErrTrailingBytes"}},
+	},
+	{
+		Name: "v1-server-initial-random-padded", Source: "RFC 9001 Appendix A.3, RFC 9000 §14.1 (random padding starting 0x1d)",
+		Hex: rfc9001ServerInitial, Junk: 1065, JunkSeed: 3,
+		Want: []CoalescedPacket{{"Initial", 135, ""}, {"", 1065, "ErrTrailingBytes"}},
+	},
+	{
+		Name: "v1-server-initial-random-padding-reads-as-other-dcid", Source: "RFC 9001 Appendix A.3, RFC 9000 §12.2 (random padding starting 0x91)",
+		Hex: rfc9001ServerInitial, Junk: 1065, JunkSeed: 1,
+		Want: []CoalescedPacket{{"Initial", 135, ""}, {"UnsupportedVersion", 1065, "ErrDCIDMismatch"}},
+	},
+	{
+		Name: "v1-server-initial-random-padding-reads-as-1rtt", Source: "RFC 9001 Appendix A.3, RFC 9000 §12.2 (random padding starting 0x6e; decryption rejects it)",
+		Hex: rfc9001ServerInitial, Junk: 1065, JunkSeed: 4,
+		Want: []CoalescedPacket{{"Initial", 135, ""}, {"1-RTT", 1065, ""}},
+	},
+	{
+		Name: "v2-server-initial-zero-padded", Source: "RFC 9369 Appendix A.3, RFC 9000 §14.1",
+		Hex: rfc9369ServerInitial, Pad: 1065,
+		Want: []CoalescedPacket{{"Initial", 135, ""}, {"", 1065, "ErrTrailingBytes"}},
+	},
+	{
+		Name: "v2-server-initial-random-padded", Source: "RFC 9369 Appendix A.3, RFC 9000 §14.1 (random padding starting 0x1d)",
+		Hex: rfc9369ServerInitial, Junk: 1065, JunkSeed: 3,
+		Want: []CoalescedPacket{{"Initial", 135, ""}, {"", 1065, "ErrTrailingBytes"}},
+	},
+	{
+		Name: "v1-client-initial-zero-padded", Source: "RFC 9001 Appendix A.2, unprotected header, RFC 9000 §14.1",
+		Hex: "c300000001088394c8f03e5157080000449e00000002", Pad: 1178 + 100, ShortDCIDLen: 8,
+		Want: []CoalescedPacket{{"Initial", 1200, ""}, {"", 100, "ErrTrailingBytes"}},
+	},
+	{
+		Name: "v2-client-initial-random-padded", Source: "RFC 9369 Appendix A.2, unprotected header, RFC 9000 §14.1 (random padding starting 0x08)",
+		Hex: "d36b3343cf088394c8f03e5157080000449e00000002" + strings.Repeat("00", 1178), Junk: 100, JunkSeed: 10, ShortDCIDLen: 8,
+		Want: []CoalescedPacket{{"Initial", 1200, ""}, {"", 100, "ErrTrailingBytes"}},
+	},
+
+	// Greased and padded (RFC 9287 with RFC 9000 §14.1), parsed with
+	// GreaseQUICBit: a first byte 0x00 can then start a 1-RTT packet, but
+	// bytes that are all zero are still padding.
+	{
+		Name: "v1-server-initial-greased-zero-padded", Source: "RFC 9001 Appendix A.3, Fixed Bit cleared (RFC 9287), RFC 9000 §14.1",
+		Hex: "8f" + rfc9001ServerInitial[2:], Pad: 1065, Grease: true,
+		Want: []CoalescedPacket{{"Initial", 135, ""}, {"", 1065, "ErrTrailingBytes"}},
+	},
+	{
+		Name: "greased-zero-then-junk-reads-as-1rtt", Source: "RFC 9287, RFC 9000 §12.2 (built; a zero byte, then random bytes)",
+		Hex: "8000000001" + "08" + dcid8 + "00" + "00" + "14" + zeros20 + "00", Junk: 40, JunkSeed: 3, ShortDCIDLen: 8, Grease: true,
+		Want: []CoalescedPacket{{"Initial", 37, ""}, {"1-RTT", 41, "ErrDCIDMismatch"}},
 	},
 	{
 		Name: "empty", Source: "docs/quic.md", Hex: "",

@@ -21,6 +21,7 @@ var errs = map[string]error{
 	"ErrLengthExceedsDatagram": quic.ErrLengthExceedsDatagram,
 	"ErrPacketTooShort":        quic.ErrPacketTooShort,
 	"ErrDCIDMismatch":          quic.ErrDCIDMismatch,
+	"ErrTrailingBytes":         quic.ErrTrailingBytes,
 }
 
 func sentinel(t *testing.T, name string) error {
@@ -59,6 +60,12 @@ func TestPackets(t *testing.T) {
 	for _, v := range quicvectors.Packets {
 		b := v.Bytes()
 		h, err := quic.ParseHeader(b, v.ShortDCIDLen)
+		if v.Grease {
+			if err != quic.ErrFixedBitClear {
+				t.Errorf("%s (%s): ParseHeader without GreaseQUICBit: %v, want ErrFixedBitClear", v.Name, v.Source, err)
+			}
+			h, err = quic.ParseHeaderWith(b, v.ShortDCIDLen, quic.GreaseQUICBit)
+		}
 		if err != nil {
 			t.Errorf("%s (%s): ParseHeader: %v", v.Name, v.Source, err)
 			continue
@@ -97,7 +104,11 @@ func TestDatagrams(t *testing.T) {
 		b := d.Bytes()
 		var got []quicvectors.CoalescedPacket
 		off := 0
-		for h, err := range quic.Packets(b, d.ShortDCIDLen) {
+		var opts quic.Options
+		if d.Grease {
+			opts = quic.GreaseQUICBit
+		}
+		for h, err := range quic.PacketsWith(b, d.ShortDCIDLen, opts) {
 			name := ""
 			for n, e := range errs {
 				if e == err {
@@ -111,6 +122,8 @@ func TestDatagrams(t *testing.T) {
 			p := h.Packet()
 			if h.Type() != quic.TypeNone {
 				typ = h.Type().String()
+			}
+			if len(p) > 0 {
 				if !bytes.Equal(p, b[off:off+len(p)]) || &p[0] != &b[off] {
 					t.Errorf("%s: packet %d does not alias datagram[%d:]", d.Name, len(got), off)
 				}
@@ -127,5 +140,13 @@ func TestDatagrams(t *testing.T) {
 				t.Errorf("%s (%s): packet %d = %v, want %v", d.Name, d.Source, i, got[i], d.Want[i])
 			}
 		}
+	}
+}
+
+// TestPadding pins Padding's output, which the datagram vectors' expected
+// results depend on.
+func TestPadding(t *testing.T) {
+	if got := hexOf(quicvectors.Padding(3, 8)); got != "1db39c1237a222e3" {
+		t.Errorf("Padding(3, 8) = %s, want 1db39c1237a222e3", got)
 	}
 }

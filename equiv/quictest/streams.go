@@ -1,0 +1,301 @@
+package quictest
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/equivcheck/equivcheck/equiv"
+	quic "github.com/equivcheck/equivcheck/reference/quic"
+)
+
+// errStream is the failure of the suite's streams when a domain asks for
+// one other than io.EOF; an implementation must return it as it is.
+var errStream = errors.New("quictest: stream failed")
+
+// streamKind is how a stream hands out its bytes.
+type streamKind uint8
+
+const (
+	// byteScript: an io.ByteReader of the suite's, one byte per call.
+	byteScript streamKind = iota
+	// bytesReader: a *bytes.Reader (which ends with io.EOF).
+	bytesReader
+	// peekExact: a Peeker returning exactly the bytes asked for, as
+	// subslices of the input.
+	peekExact
+	// peekExtra: a Peeker returning every byte it has, more than asked.
+	peekExtra
+	// peekFlip: a Peeker whose second and later answers have the top two
+	// bits of their first byte flipped: the length must come from the
+	// first answer.
+	peekFlip
+	// peekBufio: a *bufio.Reader of 16 bytes over the input.
+	peekBufio
+)
+
+// stream is one way a stream over the input behaves: its kind, and what
+// it returns once the input is used up (io.EOF, errStream, or, for a
+// Peeker that breaks its contract, nil with fewer bytes than asked).
+type stream struct {
+	kind streamKind
+	end  error
+}
+
+func (s stream) fn() string {
+	if s.kind <= bytesReader {
+		return funcReadVarint
+	}
+	return funcPeekVarint
+}
+
+func (s stream) String() string {
+	names := [...]string{"byte-reader", "bytes.Reader", "peeker", "peeker-extra", "peeker-flip", "bufio.Reader"}
+	return fmt.Sprintf("stream=%s end=%s", names[s.kind], errName(s.end))
+}
+
+// cheapStreams are the streams CheckInput reads every datagram from:
+// ReadVarint from a byte reader and a *bytes.Reader, PeekVarint from an
+// exact peeker, all ending with io.EOF.
+var cheapStreams = []stream{{byteScript, io.EOF}, {bytesReader, io.EOF}, {peekExact, io.EOF}}
+
+// allStreams are every stream of the exhaustive domain: every kind, and
+// every end each kind can have.
+var allStreams = []stream{
+	{byteScript, io.EOF}, {byteScript, errStream}, {bytesReader, io.EOF},
+	{peekExact, io.EOF}, {peekExact, errStream}, {peekExact, nil},
+	{peekExtra, io.EOF}, {peekFlip, io.EOF},
+	{peekBufio, io.EOF}, {peekBufio, errStream},
+}
+
+// streamState is what a call did to its stream: the bytes it consumed,
+// the ReadByte calls it made, the Peek sizes it asked for (the first four,
+// and whether there were more).
+type streamState struct {
+	consumed, calls int
+	asked           [4]int
+	more            bool
+}
+
+// scripted is the suite's own stream over data, handed out as a
+// byteStream or a peekStream so that a function gets only the one method.
+type scripted struct {
+	data  []byte
+	end   error
+	kind  streamKind
+	state streamState
+}
+
+// byteStream is scripted as an io.ByteReader.
+type byteStream struct{ s *scripted }
+
+func (b byteStream) ReadByte() (byte, error) { return b.s.readByte() }
+
+// peekStream is scripted as a Peeker.
+type peekStream struct{ s *scripted }
+
+func (p peekStream) Peek(n int) ([]byte, error) { return p.s.peek(n) }
+
+func (s *scripted) readByte() (byte, error) {
+	s.state.calls++
+	if s.state.consumed >= len(s.data) {
+		return 0, s.end
+	}
+	c := s.data[s.state.consumed]
+	s.state.consumed++
+	return c, nil
+}
+
+func (s *scripted) peek(n int) ([]byte, error) {
+	if s.state.calls < len(s.state.asked) {
+		s.state.asked[s.state.calls] = n
+	} else {
+		s.state.more = true
+	}
+	s.state.calls++
+	if n < 0 || n > len(s.data) {
+		return s.data, s.end
+	}
+	switch {
+	case s.kind == peekExtra:
+		return s.data, nil
+	case s.kind == peekFlip && s.state.calls > 1 && n > 0:
+		b := bytes.Clone(s.data[:n])
+		b[0] ^= 0xc0
+		return b, nil
+	}
+	return s.data[:n:n], nil
+}
+
+// streamRun is what one ReadVarint or PeekVarint call returned and did.
+type streamRun struct {
+	result varintResult
+	state  streamState
+	panic  *equiv.Panic
+}
+
+func (r streamRun) String() string {
+	if r.panic != nil {
+		return showPanic(r.panic)
+	}
+	s := fmt.Sprintf("%v, consumed %d", r.result, r.state.consumed)
+	if r.state.calls > 0 {
+		s += fmt.Sprintf(", %d calls", r.state.calls)
+	}
+	if r.state.asked != [4]int{} {
+		s += fmt.Sprintf(", asked %v", r.state.asked)
+		if r.state.more {
+			s += " and more"
+		}
+	}
+	return s
+}
+
+// runStream calls read (ReadVarint) or peek (PeekVarint), as s says, on a
+// stream over data, its error mapped by mapErr.
+func runStream(read func(io.ByteReader) (uint64, int, error), peek func(quic.Peeker) (uint64, int, error),
+	s stream, data []byte, mapErr func(error) error) (run streamRun) {
+	var v uint64
+	var n int
+	var err error
+	var after func() streamState
+	run.panic = equiv.Catch(func() {
+		switch s.kind {
+		case bytesReader:
+			r := bytes.NewReader(data)
+			after = func() streamState { return streamState{consumed: len(data) - r.Len()} }
+			v, n, err = read(r)
+		case peekBufio:
+			under := bytes.NewReader(data)
+			var src io.Reader = under
+			if s.end != io.EOF {
+				src = io.MultiReader(under, errReader{s.end})
+			}
+			r := bufio.NewReaderSize(src, 16)
+			after = func() streamState { return streamState{consumed: len(data) - under.Len() - r.Buffered()} }
+			v, n, err = peek(r)
+		default:
+			sc := &scripted{data: data, end: s.end, kind: s.kind}
+			after = func() streamState { return sc.state }
+			if s.fn() == funcReadVarint {
+				v, n, err = read(byteStream{sc})
+			} else {
+				v, n, err = peek(peekStream{sc})
+			}
+		}
+	})
+	if run.panic == nil {
+		run.result = varintResult{v, n, mapErr(err)}
+		run.state = after()
+	}
+	return run
+}
+
+// errReader always fails with err.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
+// streamAt compares in.Func (ReadVarint or PeekVarint) on stream s over
+// data (the reference's) and b (the implementation's copy).
+func (c *checker) streamAt(in Input, s stream, data, b []byte) *equiv.Counterexample {
+	want := runStream(quic.ReadVarint, quic.PeekVarint, s, data, unmapped)
+	got := runStream(c.impl.ReadVarint, c.impl.PeekVarint, s, b, c.cfg.MapError)
+	same := c.agree(got.panic, want.panic, got.result == want.result && got.state == want.state)
+	if same && bytes.Equal(b, data) {
+		return nil
+	}
+	ce := &equiv.Counterexample{
+		Func:  in.Func,
+		Input: bytes.Clone(data),
+		Args:  s.String(),
+		Got:   modified(got.String(), same),
+		Want:  want.String(),
+		Stack: equiv.StackOf(got.panic),
+	}
+	for _, cheap := range cheapStreams {
+		if s == cheap {
+			ce.FuzzTarget, ce.FuzzArgs = targetHeader, []any{bytes.Clone(data), 0}
+		}
+	}
+	return ce
+}
+
+// streamsAt compares in.Func on each of streams that it reads.
+func (c *checker) streamsAt(in Input, data, b []byte, streams []stream) *equiv.Counterexample {
+	for _, s := range streams {
+		if s.fn() != in.Func {
+			continue
+		}
+		if ce := c.streamAt(in, s, data, b); ce != nil {
+			return ce
+		}
+	}
+	return nil
+}
+
+// compareStream compares in.Func on stream s over in.Data, and returns the
+// minimized counterexample, if any, and the number of comparisons made.
+func (c *checker) compareStream(in Input, s stream) (*equiv.Counterexample, int) {
+	return c.compareWith(in, func(d []byte) *equiv.Counterexample { return c.streamAt(in, s, d, c.place(d)) })
+}
+
+// streamEncodings are the integers of the stream domain, each followed by
+// at least one more byte: every first byte (every length prefix with
+// every 6-bit top of the value) followed by 8 bytes, and the boundary
+// values at every width they fit (non-minimal encodings included).
+func streamEncodings() [][]byte {
+	tail := []byte{0x5a, 0xc3, 0x01, 0xfe, 0x80, 0x7f, 0x00, 0xff}
+	var encs [][]byte
+	for first := range 0x100 {
+		encs = append(encs, append([]byte{byte(first)}, tail...))
+	}
+	for _, v := range varintValues {
+		for _, w := range varintWidths {
+			if fits(v, w) {
+				encs = append(encs, append(appendVarintWidth(nil, v, w, nil), 0xa5))
+			}
+		}
+	}
+	return encs
+}
+
+// streamVarints checks ReadVarint and PeekVarint on every stream of
+// allStreams holding each of streamEncodings cut after every number of
+// bytes from 0 to one past the integer: every position at which a stream
+// can end or fail, before, inside and after the integer, with every end;
+// then on random inputs of 0 to 9 bytes.
+func (c *checker) streamVarints(r *equiv.Run) error {
+	if c.impl.ReadVarint == nil && c.impl.PeekVarint == nil {
+		return nil
+	}
+	check := func(d []byte, s stream, from string) error {
+		ce, k := c.compareStream(Input{Func: s.fn(), Data: d}, s)
+		if ce != nil {
+			return r.Fail(note(ce, "from=%s", from))
+		}
+		r.Count(k)
+		return nil
+	}
+	for _, enc := range streamEncodings() {
+		w := 1 << (enc[0] >> 6)
+		for k := 0; k <= w+1 && k <= len(enc); k++ {
+			for _, s := range allStreams {
+				if err := check(enc[:k:k], s, fmt.Sprintf("stream %x cut at %d", enc, k)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	rng := r.Rand()
+	for range equiv.Pick(r, 1<<12, 1<<16, 1<<20) {
+		d := make([]byte, rng.IntN(10))
+		fillRandom(rng, d)
+		if err := check(d, allStreams[rng.IntN(len(allStreams))], "random stream"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
