@@ -176,6 +176,8 @@ func NewSuite(impl Impl) equiv.Suite {
 			return run(newChecker(impl, r.Config()), r)
 		}}
 	}
+	exhaustive := method(equiv.MethodExhaustive, (*checker).exhaustive)
+	exhaustive.Split, exhaustive.Long = true, true
 	guard := method(equiv.MethodGuard, (*checker).guard)
 	guard.Skip = equiv.GuardSkip()
 	if guard.Skip == "" && !impl.readsDatagrams() && impl.AppendVarintWithLen == nil {
@@ -184,7 +186,7 @@ func NewSuite(impl Impl) equiv.Suite {
 	}
 	s.Methods = []equiv.Method{
 		method(equiv.MethodVectors, (*checker).vectors),
-		method(equiv.MethodExhaustive, (*checker).exhaustive),
+		exhaustive,
 		guard,
 		method(equiv.MethodProperties, (*checker).properties),
 	}

@@ -200,13 +200,25 @@ func (h Header) SCID() []byte {
 }
 
 // Token returns the Token of an Initial packet or the Retry Token of a
-// Retry packet; nil for other types.
+// Retry packet; nil for other types. An Initial's Token is read again from
+// its Token Length field: if the packet's bytes were changed after parsing
+// so that the field no longer ends, with its Token, before the Packet
+// Number's Length field, Token returns nil (never a slice outside the
+// header, never a panic).
 func (h Header) Token() []byte {
 	switch h.Type() {
 	case TypeInitial:
-		// Token Length (i), Token (..): ParseHeader has checked both.
-		tokenLen, n, _ := ParseVarint(h.packet[h.cidEnd():])
-		start := h.cidEnd() + n
+		// Token Length (i), Token (..): ParseHeader has checked both, and
+		// the Length field (at least one byte) follows them.
+		start, limit := h.cidEnd(), h.pnOffset()-1
+		if start > limit || limit > len(h.packet) {
+			return nil
+		}
+		tokenLen, n, err := ParseVarint(h.packet[start:limit])
+		if err != nil || tokenLen > uint64(limit-start-n) {
+			return nil
+		}
+		start += n
 		end := start + int(tokenLen)
 		return h.packet[start:end:end]
 	case TypeRetry:
