@@ -3,6 +3,8 @@ package equiv
 import (
 	"errors"
 	"fmt"
+	"iter"
+	"math/rand/v2"
 	"time"
 )
 
@@ -81,5 +83,22 @@ func (c *Config) stopped() bool {
 		return true
 	default:
 		return false
+	}
+}
+
+// Iterations yields the indices of 0..n-1 that belong to this shard (all of
+// them when the run is not sharded), each with a random source of its own
+// seeded from the method's and the index, so that iteration i draws the
+// same inputs on whichever shard runs it. A Split method's random sweeps
+// use it to divide themselves across shards: the shards' iterations are
+// disjoint, cover 0..n-1, and draw nothing for one another.
+func (r *Run) Iterations(n int) iter.Seq2[int, *rand.Rand] {
+	base := r.rng.Uint64()
+	return func(yield func(int, *rand.Rand) bool) {
+		for i := range n {
+			if r.Mine(i) && !yield(i, rand.New(rand.NewPCG(base, uint64(i)))) {
+				return
+			}
+		}
 	}
 }

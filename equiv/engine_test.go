@@ -417,3 +417,35 @@ func TestShardsAddUp(t *testing.T) {
 		}
 	}
 }
+
+// TestIterations: the shards' iterations are disjoint, cover 0..n-1, and
+// iteration i draws the same values on whichever shard runs it.
+func TestIterations(t *testing.T) {
+	draws := func(opts ...equiv.Option) map[int]uint64 {
+		got := map[int]uint64{}
+		s := equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "m", Split: true, Func: func(r *equiv.Run) error {
+			for i, rng := range r.Iterations(50) {
+				got[i] = rng.Uint64()
+				r.Count(1)
+			}
+			return nil
+		}}}}
+		if err := equiv.Check(s, append(opts, equiv.WithSeed(4))...); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	whole := draws()
+	union := map[int]uint64{}
+	for k := 1; k <= 3; k++ {
+		for i, v := range draws(equiv.WithShard(k, 3)) {
+			if _, dup := union[i]; dup {
+				t.Fatalf("iteration %d on two shards", i)
+			}
+			union[i] = v
+		}
+	}
+	if len(whole) != 50 || fmt.Sprint(union) != fmt.Sprint(whole) {
+		t.Errorf("shards drew %v, the whole run %v", union, whole)
+	}
+}

@@ -23,12 +23,19 @@ var positions = []int{4, 5, 6, 7, math.MaxInt >> 1, math.MaxInt>>1 + 3, -1, -2, 
 // streams. (The streamers' parts come last, so that the random source
 // draws for the others as it did before they existed.)
 func (c *checker) exhaustive(r *equiv.Run) error {
-	for i, part := range []func(*equiv.Run) error{c.grid, c.positions, c.allSplits, c.random,
-		c.streamSplits, c.streamFaults, c.streamLong, c.streamRandom} {
-		if !r.Mine(i) {
+	// The random sweeps, the longest parts at Deep, divide their
+	// iterations among the shards (Run.Iterations) and so run on every
+	// shard; every other part runs whole on the shard Run.Mine gives it.
+	parts := []struct {
+		run   func(*equiv.Run) error
+		split bool
+	}{{c.grid, false}, {c.positions, false}, {c.allSplits, false}, {c.random, true},
+		{c.streamSplits, false}, {c.streamFaults, false}, {c.streamLong, false}, {c.streamRandom, true}}
+	for i, part := range parts {
+		if !part.split && !r.Mine(i) {
 			continue // another shard's part (the method is Split)
 		}
-		if err := part(r); err != nil {
+		if err := part.run(r); err != nil {
 			return err
 		}
 	}
@@ -94,8 +101,7 @@ func (c *checker) allSplits(r *equiv.Run) error {
 // beyond the grid (below 4 KiB at Quick, 64 KiB at Deep).
 func (c *checker) random(r *equiv.Run) error {
 	count := tally(r)
-	rng := r.Rand()
-	for range equiv.Pick(r, 2000, 20000, 200000) {
+	for _, rng := range r.Iterations(equiv.Pick(r, 2000, 20000, 200000)) {
 		b := make([]byte, rng.IntN(1<<equiv.Pick(r, 12, 14, 16)))
 		for i := range b {
 			b[i] = byte(rng.Uint32())

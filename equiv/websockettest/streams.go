@@ -211,8 +211,7 @@ func (c *checker) streamLong(r *equiv.Run) error {
 // alignments: 200 streams at Quick, 2,000 at Standard, 20,000 at Deep.
 func (c *checker) streamRandom(r *equiv.Run) error {
 	count := tally(r)
-	rng := r.Rand()
-	for range equiv.Pick(r, 200, 2000, 20000) {
+	for _, rng := range r.Iterations(equiv.Pick(r, 200, 2000, 20000)) {
 		b := make([]byte, rng.IntN(1<<14))
 		for i := range b {
 			b[i] = byte(rng.Uint32())
