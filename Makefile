@@ -5,7 +5,7 @@ BENCHTIME ?= 1s
 COUNT     ?= 6
 LEVEL     ?= quick
 
-.PHONY: test fuzz bench bench-peers bench-sweep gate lint ci
+.PHONY: test fuzz libfuzzer bench bench-peers bench-sweep gate lint ci
 
 test:
 	$(GO) test ./...
@@ -17,6 +17,11 @@ fuzz:
 	for t in $$($(GO) test ./fuzz -list '^Fuzz' | grep '^Fuzz'); do \
 		$(GO) test ./fuzz -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) || exit 1; \
 	done
+
+# The fuzz targets built for libFuzzer as OSS-Fuzz builds them (needs clang),
+# LIBFUZZER_RUNS executions each (default 100000): docs/fuzzing.md.
+libfuzzer:
+	bash .ci/libfuzzer.sh
 
 # Per-variant benchmarks of the optimized packages (compare with benchstat -col /impl).
 bench:

@@ -19,7 +19,7 @@ done
 emulated="./reference/... ./optimized/... ./equiv"
 
 echo "tests under linux/386 (32-bit, native)"
-GOARCH=386 go test -short ./...
+GOARCH=386 go test -short $emulated
 
 gobin=$(mktemp -d)
 echo "tests under wasip1/wasm with wazero"

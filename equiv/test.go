@@ -140,12 +140,43 @@ func envOptions() ([]Option, error) {
 	return opts, nil
 }
 
+// F is the part of *testing.F that the pairs' Fuzz helpers use. Besides
+// *testing.F, the F of github.com/AdamKorcz/go-118-fuzz-build/testing has
+// it: that tool, with which OSS-Fuzz and ClusterFuzzLite build native Go
+// fuzz targets for libFuzzer (compile_native_go_fuzzer), rewrites the
+// "testing" import of the file that holds the target, so a target that
+// passes its f on to a helper builds there only if the helper takes an
+// interface (docs/fuzzing.md).
+type F interface {
+	Helper()
+	Add(args ...any)
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	Fuzz(ff any)
+}
+
+// Reporter is what a fuzz function reports a disagreement to: a
+// *testing.T, or the T that go-118-fuzz-build's F passes (whose Errorf
+// panics, which libFuzzer reports as a crash with the message).
+type Reporter interface {
+	Helper()
+	Errorf(format string, args ...any)
+}
+
 // AddSeeds adds to f every input of target in the suite's seed corpus, so
 // that a pair's Fuzz helper starts from it. (It is apart from the f.Fuzz
 // call so that vet's check of f.Add against the fuzz function, which
-// cannot see through a []any, does not misfire.)
-func AddSeeds(f *testing.F, s Suite, target FuzzTarget) {
+// cannot see through a []any, does not misfire.) An F other than
+// *testing.F gets none: go-118-fuzz-build's F.Add discards them, and its
+// harness calls the target once per input, so loading them would only
+// slow every execution (25 ms each for corpus/quic, measured in
+// docs/fuzzing.md); libFuzzer reads the same corpus, converted, from the
+// seed corpus zips that oss-fuzz/build.sh writes.
+func AddSeeds(f F, s Suite, target FuzzTarget) {
 	f.Helper()
+	if _, ok := f.(*testing.F); !ok {
+		return
+	}
 	entries, err := LoadCorpus(target, s.Corpus, nil)
 	if err != nil {
 		f.Fatal(err)

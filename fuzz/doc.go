@@ -6,7 +6,7 @@
 //
 // Run one with, for example:
 //
-//	go test ./fuzz -run '^$' -fuzz '^FuzzChecksum$' -fuzztime 30s
+//	go test ./fuzz -run '^$' -fuzz Checksum -fuzztime 100000x
 //
 // The targets are seeded from the shared corpus in ../corpus, and plain "go
 // test ./fuzz" replays both that corpus and testdata/fuzz, where the release

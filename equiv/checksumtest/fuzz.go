@@ -113,7 +113,7 @@ func checkHelpers(c *checker, p plan, data []byte, initial uint16) *equiv.Counte
 //
 // Each input is checked as CheckInput checks it; a disagreement is an
 // error of the fuzz test, reported with its minimized counterexample.
-func Fuzz(f *testing.F, impl Impl, opts ...equiv.Option) {
+func Fuzz(f equiv.F, impl Impl, opts ...equiv.Option) {
 	f.Helper()
 	FuzzAll(f, []Impl{impl}, opts...)
 }
@@ -121,7 +121,7 @@ func Fuzz(f *testing.F, impl Impl, opts ...equiv.Option) {
 // FuzzAll is Fuzz for several implementations at once (the variants of one
 // package, say): every input is checked on each of impls, and each
 // disagreement is reported with the implementation's Name.
-func FuzzAll(f *testing.F, impls []Impl, opts ...equiv.Option) {
+func FuzzAll(f equiv.F, impls []Impl, opts ...equiv.Option) {
 	f.Helper()
 	for _, impl := range impls {
 		if impl.Sum == nil {
@@ -129,18 +129,24 @@ func FuzzAll(f *testing.F, impls []Impl, opts ...equiv.Option) {
 		}
 	}
 	addSeeds(f)
-	f.Fuzz(func(t *testing.T, data []byte, initial uint16, plan []byte) {
+	check := func(t equiv.Reporter, data []byte, initial uint16, plan []byte) {
+		t.Helper()
 		for _, impl := range impls {
 			if err := CheckInput(impl, data, initial, plan, opts...); err != nil {
 				t.Errorf("%s: %v", impl.Name, err)
 			}
 		}
-	})
+	}
+	if tf, ok := f.(*testing.F); ok {
+		tf.Fuzz(func(t *testing.T, data []byte, initial uint16, plan []byte) { check(t, data, initial, plan) })
+		return
+	}
+	f.Fuzz(check) // go-118-fuzz-build (see equiv.F)
 }
 
 // addSeeds adds the seed corpus to f (apart from f.Fuzz: see
 // equiv.AddSeeds).
-func addSeeds(f *testing.F) {
+func addSeeds(f equiv.F) {
 	f.Helper()
 	equiv.AddSeeds(f, equiv.Suite{Pair: pair, Corpus: corpus.FS}, fuzzTarget(Impl{}))
 }

@@ -21,7 +21,7 @@ import (
 //	}
 //
 // and each input is checked with CheckInput.
-func Fuzz(f *testing.F, impl Impl, opts ...equiv.Option) {
+func Fuzz(f equiv.F, impl Impl, opts ...equiv.Option) {
 	f.Helper()
 	FuzzAll(f, []Impl{impl}, opts...)
 }
@@ -29,17 +29,23 @@ func Fuzz(f *testing.F, impl Impl, opts ...equiv.Option) {
 // FuzzAll is Fuzz for several implementations (say, every CPU variant):
 // each input is checked on each of impls, and every disagreement is
 // reported, labelled with the Impl's Name.
-func FuzzAll(f *testing.F, impls []Impl, opts ...equiv.Option) {
+func FuzzAll(f equiv.F, impls []Impl, opts ...equiv.Option) {
 	f.Helper()
 	validateAll(f, impls)
 	equiv.AddSeeds(f, equiv.Suite{Pair: "quic", Corpus: corpus.FS}, targets(Impl{})[0])
-	f.Fuzz(func(t *testing.T, datagram []byte, shortDCIDLen int) {
+	check := func(t equiv.Reporter, datagram []byte, shortDCIDLen int) {
+		t.Helper()
 		for i, impl := range impls {
 			if err := CheckInput(impl, datagram, shortDCIDLen, opts...); err != nil {
 				t.Errorf("%s: %v", label(impl, i), err)
 			}
 		}
-	})
+	}
+	if tf, ok := f.(*testing.F); ok {
+		tf.Fuzz(func(t *testing.T, datagram []byte, shortDCIDLen int) { check(t, datagram, shortDCIDLen) })
+		return
+	}
+	f.Fuzz(check) // go-118-fuzz-build (see equiv.F)
 }
 
 // FuzzStructured is the body of a fuzz target that builds each datagram
@@ -48,40 +54,53 @@ func FuzzAll(f *testing.F, impls []Impl, opts ...equiv.Option) {
 // truncation read from the rest of the input (see CheckStructured). It
 // reaches deep header states that byte-level mutation of Fuzz's datagrams
 // seldom does.
-func FuzzStructured(f *testing.F, impls []Impl, opts ...equiv.Option) {
+func FuzzStructured(f equiv.F, impls []Impl, opts ...equiv.Option) {
 	f.Helper()
 	validateAll(f, impls)
-	for _, seed := range structuredSeeds() {
-		f.Add(seed)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
+	check := func(t equiv.Reporter, data []byte) {
+		t.Helper()
 		for i, impl := range impls {
 			if err := CheckStructured(impl, data, opts...); err != nil {
 				t.Errorf("%s: %v", label(impl, i), err)
 			}
 		}
-	})
+	}
+	tf, ok := f.(*testing.F)
+	if !ok {
+		f.Fuzz(check) // go-118-fuzz-build: no seeds (see equiv.AddSeeds)
+		return
+	}
+	for _, seed := range structuredSeeds() {
+		tf.Add(seed)
+	}
+	tf.Fuzz(func(t *testing.T, data []byte) { check(t, data) })
 }
 
 // FuzzPacketNumber is the body of a fuzz target of DecodePacketNumber
 // (see CheckPacketNumber), seeded with RFC 9000 Appendix A.3's example and
 // the edges of its arithmetic.
-func FuzzPacketNumber(f *testing.F, impls []Impl, opts ...equiv.Option) {
+func FuzzPacketNumber(f equiv.F, impls []Impl, opts ...equiv.Option) {
 	f.Helper()
 	validateAll(f, impls)
 	addPNSeeds(f)
-	f.Fuzz(func(t *testing.T, largest, truncated uint64, pnLen int) {
+	check := func(t equiv.Reporter, largest, truncated uint64, pnLen int) {
+		t.Helper()
 		for i, impl := range impls {
 			if err := CheckPacketNumber(impl, largest, truncated, pnLen, opts...); err != nil {
 				t.Errorf("%s: %v", label(impl, i), err)
 			}
 		}
-	})
+	}
+	if tf, ok := f.(*testing.F); ok {
+		tf.Fuzz(func(t *testing.T, largest, truncated uint64, pnLen int) { check(t, largest, truncated, pnLen) })
+		return
+	}
+	f.Fuzz(check) // go-118-fuzz-build (see equiv.F)
 }
 
 // validateAll fails f once for an Impl that has nothing to check, rather
 // than once per input.
-func validateAll(f *testing.F, impls []Impl) {
+func validateAll(f equiv.F, impls []Impl) {
 	f.Helper()
 	for i, impl := range impls {
 		if err := impl.validate(); err != nil {
@@ -99,7 +118,7 @@ func label(impl Impl, i int) string {
 
 // addPNSeeds adds FuzzQUICPacketNumber's seeds. (It is apart from the
 // f.Fuzz call, as equiv.AddSeeds is.)
-func addPNSeeds(f *testing.F) {
+func addPNSeeds(f equiv.F) {
 	for _, c := range []struct {
 		largest, truncated uint64
 		pnLen              int

@@ -58,7 +58,7 @@ func CheckInput(impl Impl, payload []byte, key uint32, pos int, plan []byte, opt
 //
 // Its arguments are FuzzMask's, so the counterexamples Test writes (as
 // "go test fuzz v1" files) replay in testdata/fuzz/FuzzMyMask.
-func Fuzz(f *testing.F, impl Impl, opts ...equiv.Option) {
+func Fuzz(f equiv.F, impl Impl, opts ...equiv.Option) {
 	f.Helper()
 	FuzzAll(f, []Impl{impl}, opts...)
 }
@@ -66,7 +66,7 @@ func Fuzz(f *testing.F, impl Impl, opts ...equiv.Option) {
 // FuzzAll is Fuzz for several implementations (the variants of one
 // package): every input is checked against each, and each disagreement is
 // reported, labeled with the Impl's Name.
-func FuzzAll(f *testing.F, impls []Impl, opts ...equiv.Option) {
+func FuzzAll(f equiv.F, impls []Impl, opts ...equiv.Option) {
 	f.Helper()
 	if len(impls) == 0 {
 		f.Fatal("websockettest: FuzzAll: no implementations")
@@ -77,18 +77,26 @@ func FuzzAll(f *testing.F, impls []Impl, opts ...equiv.Option) {
 		}
 	}
 	addSeeds(f)
-	f.Fuzz(func(t *testing.T, payload []byte, key uint32, pos int, plan []byte) {
+	check := func(t equiv.Reporter, payload []byte, key uint32, pos int, plan []byte) {
+		t.Helper()
 		for i, impl := range impls {
 			if err := CheckInput(impl, payload, key, pos, plan, opts...); err != nil {
 				t.Errorf("%s: %v", label(impls, i), err)
 			}
 		}
-	})
+	}
+	if tf, ok := f.(*testing.F); ok {
+		tf.Fuzz(func(t *testing.T, payload []byte, key uint32, pos int, plan []byte) {
+			check(t, payload, key, pos, plan)
+		})
+		return
+	}
+	f.Fuzz(check) // go-118-fuzz-build (see equiv.F)
 }
 
 // addSeeds adds corpus/websocket to f (apart from f.Fuzz, see
 // equiv.AddSeeds).
-func addSeeds(f *testing.F) {
+func addSeeds(f equiv.F) {
 	f.Helper()
 	equiv.AddSeeds(f, equiv.Suite{Pair: pair, Corpus: corpus.FS}, fuzzTarget(Impl{}))
 }
