@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/equivcheck/equivcheck/equiv"
@@ -145,19 +144,6 @@ func TestTimeout(t *testing.T) {
 		t.Fatalf("exit %d, want 1 with the rest not run:\n%s", code, stdout)
 	}
 	checkStopped(t, js, "timeout")
-}
-
-func TestInterrupt(t *testing.T) {
-	js, ju := filepath.Join(t.TempDir(), "r.json"), filepath.Join(t.TempDir(), "j.xml")
-	self := func() { syscall.Kill(os.Getpid(), syscall.SIGINT) }
-	code, stdout, _ := runGate(t, []gate.Variant{endless(self)}, "-json", js, "-junit", ju)
-	if code != 130 || !strings.Contains(stdout, "stopped by signal") {
-		t.Fatalf("exit %d, want 130:\n%s", code, stdout)
-	}
-	checkStopped(t, js, "signal")
-	if data, err := os.ReadFile(ju); err != nil || !strings.Contains(string(data), "notrun") {
-		t.Errorf("JUnit report of the interrupted run: %v\n%s", err, data)
-	}
 }
 
 func TestVersion(t *testing.T) {

@@ -40,7 +40,7 @@ func TestEncodeEdges(t *testing.T) {
 		{thirty, []byte{}},
 		{[]byte{}, thirty},
 		{[]byte("x"), int(-1), []byte("yz")},
-		{int(math.MinInt64), int64(math.MaxInt64), uint(math.MaxUint64), uint64(0)},
+		{int(math.MinInt), int64(math.MaxInt64), uint(math.MaxUint), uint64(0)},
 		{int8(-128), uint8(255), int16(-1), uint16(0xfffe), int32(math.MinInt32), uint32(math.MaxUint32)},
 		{true, false, "", "go"},
 	} {
