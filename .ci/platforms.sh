@@ -2,7 +2,7 @@
 # The same verdict on every platform: cross-build and vet for the systems
 # the assembly and the guard pages ship to, and run the tests (with -short:
 # the exhaustive enumerations run natively) under wasip1 (wazero, installed
-# from the Go module proxy), natively as 32-bit 386, and under qemu-user for
+# from the Go module proxy), natively as 32-bit 386 where the kernel can, and under qemu-user for
 # a big-endian (s390x) and a 32-bit ARM target when qemu is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -3,6 +3,7 @@ package checksum
 import (
 	"encoding/binary"
 	"net/netip"
+	"runtime"
 )
 
 // PseudoHeaderSum returns the Sum of the pseudo-header that TCP and UDP
@@ -45,7 +46,15 @@ import (
 // (TestHelpersAllocateNothing). BenchmarkPseudoHeader in bench/ compares
 // this with gVisor's header.PseudoHeaderChecksum.
 func PseudoHeaderSum(src, dst netip.Addr, proto uint8, length uint32) (sum uint16, ok bool) {
-	s, d := src.AsSlice(), dst.AsSlice()
+	var s, d []byte
+	if runtime.GOARCH == "amd64" {
+		s, d = src.AsSlice(), dst.AsSlice()
+	} else {
+		// Elsewhere (wasm, measured under wazero) AsSlice's array moves
+		// to the heap: 2 allocations a call. As16's arrays stay here.
+		sa, da := src.As16(), dst.As16()
+		s, d = addrBytes(src, sa[:]), addrBytes(dst, da[:])
+	}
 	switch {
 	case len(s) == 4 && len(d) == 4:
 		if length > 0xffff {
@@ -64,4 +73,16 @@ func PseudoHeaderSum(src, dst netip.Addr, proto uint8, length uint32) (sum uint1
 		return fold64(acc), true
 	}
 	return 0, false
+}
+
+// addrBytes is a's bytes within its As16 form b: the last 4 for an IPv4
+// address, all 16 for IPv6, none for the zero Addr (as AsSlice gives them).
+func addrBytes(a netip.Addr, b []byte) []byte {
+	switch {
+	case a.Is4():
+		return b[12:]
+	case a.Is6():
+		return b
+	}
+	return nil
 }
