@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"math/rand/v2"
+	"runtime"
 	"time"
 )
 
@@ -62,6 +63,11 @@ type interrupt struct{}
 // checkpoint is called every 1024 calls of Count: it stops the method if
 // the run was stopped, and reports progress when it is due.
 func (r *Run) checkpoint() {
+	if runtime.GOARCH == "wasm" {
+		// No asynchronous preemption there: let the timer or signal
+		// goroutine that would close the stop channel run.
+		runtime.Gosched()
+	}
 	select {
 	case <-r.cfg.stop:
 		panic(interrupt{})
