@@ -89,6 +89,9 @@ type Result struct {
 	// it finished (Err matches ErrInterrupted) or never started (Skipped
 	// says "not run").
 	Interrupted bool
+	// Domain is what the compared inputs covered: their lengths and the
+	// boundary classes they reached (Run.Size, Run.Reach, Run.Expect).
+	Domain Domain
 }
 
 // Check runs every method of s at the configured level and returns the
@@ -151,6 +154,10 @@ func runMethod(pair string, cfg *Config, i int, m Method) Result {
 	res.Elapsed = time.Since(start)
 	res.Checked = r.checked
 	res.Narrowed = cfg.narrowing()
+	res.Domain = r.domain()
+	if res.Err == nil && !cfg.stopped() {
+		res.Err = r.unreachedErr(m.Split)
+	}
 	if res.Err == nil && r.checked == 0 && !(cfg.shardN > 1 && m.Split) {
 		// A method that compared nothing did not check anything.
 		res.Err = fmt.Errorf("%s/%s: %w", pair, m.Name, ErrNothingChecked)
@@ -170,6 +177,8 @@ type Run struct {
 	rng          *rand.Rand
 	start        time.Time
 	lastProgress time.Time
+	sizes        *sizeHist
+	classes      map[string]*Class
 }
 
 // Pair and Method name what is running.

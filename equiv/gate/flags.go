@@ -51,7 +51,7 @@ func newFlagSet(name string) *flag.FlagSet {
 	fset.String("junit", "", "write a JUnit XML report (one testcase per pair/variant/method) to this file")
 	fset.Duration("timeout", 0, "stop after this long: what finished is reported, the rest marked not run, exit 1 (0: no limit)")
 	fset.String("shard", "", "run shard k/n of the checks (split methods run their part on every shard; the rest are dealt out)")
-	fset.Bool("v", false, "print progress every few seconds during long methods (also when stderr is a terminal)")
+	fset.Bool("v", false, "print each method's domain (sizes reached, boundary classes hit) under its row, and progress every few seconds during long methods (also when stderr is a terminal)")
 	fset.Bool("version", false, "print the version and exit")
 	return fset
 }

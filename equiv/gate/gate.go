@@ -99,7 +99,7 @@ func runAll(name string, o *options, variants []Variant, stdout, stderr io.Write
 	fmt.Fprintf(stdout, "%s: level %s, seed %d, %s/%s, %s\n", name, o.level, o.seed, runtime.GOOS, runtime.GOARCH, availability(variants))
 	rep := newReport(o)
 	ctl := newControl(o)
-	out := &rowPrinter{w: stdout}
+	out := &rowPrinter{w: stdout, verbose: o.verbose}
 	units := 0
 	for _, v := range variants {
 		runVariant(o, v, rep, out, ctl, progress(o, stderr, rep), &units)

@@ -42,9 +42,46 @@ type row struct {
 	Error          string          `json:"error,omitempty"`
 	Unchecked      []string        `json:"unchecked,omitempty"`
 	Narrowed       []string        `json:"narrowed,omitempty"`
+	Domain         *domain         `json:"domain,omitempty"`
 	Counterexample *counterexample `json:"counterexample,omitempty"`
 	err            error           // the method's error, if any
+	domainLine     string          // Domain's one-line summary, for -v
 	ce             *equiv.Counterexample
+}
+
+// domain is what a method's compared inputs covered (equiv.Domain).
+type domain struct {
+	Sizes   *sizes  `json:"sizes,omitempty"`
+	Classes []class `json:"classes,omitempty"`
+}
+
+type sizes struct {
+	N   int64 `json:"n"`
+	Min int64 `json:"min"`
+	P50 int64 `json:"p50"`
+	P90 int64 `json:"p90"`
+	P99 int64 `json:"p99"`
+	Max int64 `json:"max"`
+}
+
+type class struct {
+	Name     string `json:"name"`
+	Hits     int64  `json:"hits"`
+	Expected bool   `json:"expected,omitempty"`
+}
+
+func domainOf(d equiv.Domain) *domain {
+	if d.Sizes.N == 0 && len(d.Classes) == 0 {
+		return nil
+	}
+	out := &domain{}
+	if s := d.Sizes; s.N > 0 {
+		out.Sizes = &sizes{N: s.N, Min: s.Min, P50: s.P50, P90: s.P90, P99: s.P99, Max: s.Max}
+	}
+	for _, c := range d.Classes {
+		out.Classes = append(out.Classes, class(c))
+	}
+	return out
 }
 
 type counterexample struct {
@@ -95,7 +132,7 @@ func newReport(o *options) *report {
 func resultRow(v Variant, res equiv.Result) row {
 	r := row{Pair: res.Pair, Variant: v.Name, Method: res.Method, Checked: res.Checked,
 		ElapsedNS: res.Elapsed.Nanoseconds(), Status: statusPass, err: res.Err,
-		Unchecked: res.Unchecked, Narrowed: res.Narrowed}
+		Unchecked: res.Unchecked, Narrowed: res.Narrowed, Domain: domainOf(res.Domain), domainLine: res.Domain.String()}
 	switch {
 	case res.Interrupted:
 		r.Status, r.Reason = statusNotRun, res.Skipped
@@ -231,8 +268,9 @@ const rowFormat = "%-10s %-9s %-11s %10s %9s  %s\n"
 // rowPrinter prints report rows as they come, under a header printed with
 // the first one, so that a long run shows its progress.
 type rowPrinter struct {
-	w      io.Writer
-	header bool
+	w       io.Writer
+	header  bool
+	verbose bool // print each row's domain under it (-v)
 }
 
 func (p *rowPrinter) print(r row) {
@@ -259,6 +297,9 @@ func (p *rowPrinter) print(r row) {
 	}
 	fmt.Fprintf(p.w, rowFormat, r.Pair, r.Variant, r.Method, strconv.FormatInt(r.Checked, 10),
 		time.Duration(r.ElapsedNS).Round(time.Millisecond).String(), result)
+	if p.verbose && r.domainLine != "" {
+		fmt.Fprintf(p.w, "    domain: %s\n", r.domainLine)
+	}
 }
 
 // availability says how many variants this machine and build can run.

@@ -203,3 +203,52 @@ func TestShardUnion(t *testing.T) {
 		}
 	}
 }
+
+// A method's domain is in the JSON row and, with -v, under its table row;
+// an expected class it did not reach fails it.
+func TestDomainReported(t *testing.T) {
+	suite := func(reach bool) equiv.Suite {
+		return equiv.Suite{Pair: "p", Methods: []equiv.Method{{Name: "m", Func: func(r *equiv.Run) error {
+			r.Expect("len=2^16")
+			for _, n := range []int{0, 5, 1 << 16} {
+				if n == 1<<16 && !reach {
+					continue
+				}
+				r.Size(n)
+				if n == 1<<16 {
+					r.Reach("len=2^16")
+				}
+				r.Count(1)
+			}
+			return nil
+		}}}}
+	}
+	code, stdout, _ := runGate(t, []gate.Variant{{Name: "v", Suite: suite(true)}}, "-json", "-")
+	var rep struct {
+		Rows []struct {
+			Domain struct {
+				Sizes   struct{ N, Min, Max int64 }
+				Classes []struct {
+					Name     string
+					Hits     int64
+					Expected bool
+				}
+			}
+		} `json:"results"`
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &rep) != nil || len(rep.Rows) != 1 {
+		t.Fatalf("exit %d, report %s", code, stdout)
+	}
+	d := rep.Rows[0].Domain
+	if d.Sizes.N != 3 || d.Sizes.Max != 1<<16 || len(d.Classes) != 1 || d.Classes[0].Hits != 1 || !d.Classes[0].Expected {
+		t.Errorf("domain = %+v", d)
+	}
+	code, stdout, _ = runGate(t, []gate.Variant{{Name: "v", Suite: suite(true)}}, "-v")
+	if code != 0 || !strings.Contains(stdout, "domain: sizes 0..65536") || !strings.Contains(stdout, "classes 1 of 1 reached") {
+		t.Errorf("-v: exit %d, output:\n%s", code, stdout)
+	}
+	code, stdout, _ = runGate(t, []gate.Variant{{Name: "v", Suite: suite(false)}}, "-v")
+	if code != 1 || !strings.Contains(stdout, "unreached: len=2^16") {
+		t.Errorf("unreached class: exit %d, output:\n%s", code, stdout)
+	}
+}
