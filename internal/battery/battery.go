@@ -1,0 +1,37 @@
+// Package battery is the project's measure of its own power: known-bad
+// implementations, each carrying one bug modelled on a bug shipped by a
+// real checksum, masking or QUIC parser, each with a bug-free twin. The
+// suites must catch every bad one at the quick level, with a minimized
+// counterexample, and pass every twin; battery_test.go checks both and
+// prints the catch rate, which CI (.ci/run) shows.
+//
+// Each pair's bugs are in its own file (checksum.go, websocket.go,
+// quic.go), listed by one function that All joins.
+package battery
+
+import "github.com/equivcheck/equivcheck/equiv"
+
+// Bug is one known-bad implementation and its twin.
+type Bug struct {
+	// Name is "<pair>/<short-name>".
+	Name string
+	// Record is the public record the bug is modelled on: the project,
+	// and the issue, commit or advisory (or the class of bug and where it
+	// was seen), in a sentence.
+	Record string
+	// Axis is the input axis, and the boundary class on it, where the bug
+	// shows: the part of the domain the suite must reach to catch it.
+	Axis string
+	// Bad is the suite over the buggy implementation; Twin over the same
+	// implementation with the bug fixed (everything else identical).
+	Bad, Twin equiv.Suite
+}
+
+// All lists every bug of every pair.
+func All() []Bug {
+	var all []Bug
+	for _, pair := range [][]Bug{checksumBugs(), websocketBugs(), quicBugs()} {
+		all = append(all, pair...)
+	}
+	return all
+}
