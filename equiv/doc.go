@@ -34,6 +34,15 @@
 // (Fail, Errorf). A method that compares nothing fails with
 // ErrNothingChecked: a check that did not run is never a pass.
 //
+// A method also says what it covered: Size records each compared input's
+// length, Reach the boundary classes it fell in (a carry, a window edge, a
+// length at 2^16+1), and Expect the classes the method's domain argument
+// relies on at the running level. Result.Domain carries the sizes reached
+// (min, max, percentiles) and the classes hit, and a method that finishes
+// without reaching a class it expected fails with ErrUnreached: a
+// generator that stopped reaching its range shows as a failure, not as a
+// quiet pass over a smaller domain.
+//
 //	func NewSuite(impl func([]byte) uint32) equiv.Suite {
 //		return equiv.Suite{Pair: "adler32", Methods: []equiv.Method{{
 //			Name: equiv.MethodExhaustive,
