@@ -22,6 +22,10 @@ type checker struct {
 	cfg      *equiv.Config
 	src, dst equiv.Buffer
 	refBuf   equiv.Buffer // the p of the reference's streamers
+	// run, if not nil, is the method run whose domain size and lens
+	// record (see domain.go).
+	run  *equiv.Run
+	lens [len(lenClasses)]int64
 }
 
 func newChecker(impl Impl, cfg *equiv.Config) *checker {
@@ -120,10 +124,14 @@ func (s site) failure(got, want outcome) *equiv.Counterexample {
 // minimized runs the check once on payload and, if it fails, on the
 // smallest payload equiv.ShrinkBytes finds that still fails, returning
 // that one's counterexample.
+//
+// An input over shrinkLimit is reported as found: each shrinking step
+// would cost as much as the input, and the classes that long (len>=4Mi)
+// hold only bugs that need the length.
 func minimized(payload []byte, once func([]byte) (*equiv.Counterexample, bool)) (*equiv.Counterexample, bool) {
 	ce, compared := once(payload)
-	if ce == nil {
-		return nil, compared
+	if ce == nil || len(payload) > shrinkLimit {
+		return ce, compared
 	}
 	small := equiv.ShrinkBytes(payload, func(d []byte) bool {
 		ce, _ := once(d)
@@ -134,6 +142,9 @@ func minimized(payload []byte, once func([]byte) (*equiv.Counterexample, bool)) 
 	}
 	return ce, true // the implementation is not deterministic
 }
+
+// shrinkLimit is the longest input minimized.
+const shrinkLimit = 1 << 20
 
 // checkBoth checks Mask with the payload at align and MaskCopy from there
 // to dstAlign: one input, compared if either function was called.
@@ -164,8 +175,12 @@ func (c *checker) checkInput(payload []byte, k uint32, pos int, planBytes []byte
 	if ce != nil {
 		return ce, 1
 	}
+	ce, shaped := c.checkCopyShape(payload, key, pos, p)
+	if ce != nil {
+		return ce, 1
+	}
 	compared := 0
-	if both || chunked {
+	if both || chunked || shaped {
 		compared = 1
 	}
 	a := bufArena{&c.src, p.align}
@@ -184,6 +199,23 @@ func (c *checker) checkInput(payload []byte, k uint32, pos int, planBytes []byte
 	return nil, compared
 }
 
+// checkCopyShape checks MaskCopy in the plan's shape beyond checkBoth's:
+// into a longer dst, or overlapping src; it compares nothing for a plan
+// without one.
+func (c *checker) checkCopyShape(payload []byte, key [4]byte, pos int, p plan) (*equiv.Counterexample, bool) {
+	switch {
+	case c.impl.MaskCopy == nil:
+		return nil, false
+	case p.overlaps:
+		return c.checkOverlap(payload, key, pos, p.overlap, p.dstSlack)
+	case p.dstSlack > 0:
+		return minimized(payload, func(d []byte) (*equiv.Counterexample, bool) {
+			return c.maskCopyApart(d, key, pos, p.align, p.dstAlign, p.dstSlack)
+		})
+	}
+	return nil, false
+}
+
 // checkMask compares Mask(payload, key, pos) with the payload placed at
 // align between canaries: the masked octets, the returned position, the
 // canaries.
@@ -193,6 +225,7 @@ func (c *checker) checkMask(payload []byte, key [4]byte, pos, align int) (*equiv
 		if equiv.Excluded(c.cfg, Input{Func: "Mask", Payload: b, Key: key, Pos: pos}) {
 			return nil, false
 		}
+		c.size(len(d))
 		want := refMask(d, key, pos)
 		got := mask(c.impl.Mask, b, key, pos)
 		if !c.src.Intact() {
@@ -215,7 +248,7 @@ func (c *checker) checkMaskCopy(payload []byte, key [4]byte, pos, align, dstAlig
 		return nil, false
 	}
 	ce, apart := minimized(payload, func(d []byte) (*equiv.Counterexample, bool) {
-		return c.maskCopyApart(d, key, pos, align, dstAlign)
+		return c.maskCopyApart(d, key, pos, align, dstAlign, 0)
 	})
 	if ce != nil {
 		return ce, true
@@ -226,25 +259,30 @@ func (c *checker) checkMaskCopy(payload []byte, key [4]byte, pos, align, dstAlig
 	return ce, apart || inPlace
 }
 
-func (c *checker) maskCopyApart(payload []byte, key [4]byte, pos, align, dstAlign int) (*equiv.Counterexample, bool) {
+// maskCopyApart compares MaskCopy from the payload at align into a
+// separate dst at dstAlign, slack octets longer than src (filled with
+// markers that must stay).
+func (c *checker) maskCopyApart(payload []byte, key [4]byte, pos, align, dstAlign, slack int) (*equiv.Counterexample, bool) {
 	src := c.src.Place(payload, align)
-	dst := c.dst.Slot(len(payload), dstAlign)
+	dst := c.dst.Slot(len(payload)+slack, dstAlign)
+	markers(dst[len(payload):], 11)
 	if equiv.Excluded(c.cfg, Input{Func: "MaskCopy", Payload: src, Dst: dst, Key: key, Pos: pos}) {
 		return nil, false
 	}
+	c.size(len(payload))
 	want := refMaskCopy(payload, key, pos, false)
 	got := maskCopy(c.impl.MaskCopy, dst, src, key, pos)
 	switch {
 	case !bytes.Equal(src, payload):
 		got.wrong = "modified src"
-	case !c.src.Intact() || !c.dst.Intact():
+	case !c.src.Intact() || !c.dst.Intact() || !sameTail(dst, len(payload)):
 		got.wrong = "wrote outside dst[:len(src)]"
 	}
 	if c.agree(got, want) {
 		return nil, true
 	}
-	s := site{fn: "MaskCopy", payload: payload, key: key, pos: pos, plan: plan{align: align, dstAlign: dstAlign},
-		args: fmt.Sprintf("align=%d dstAlign=%d", align, dstAlign)}
+	s := site{fn: "MaskCopy", payload: payload, key: key, pos: pos, plan: plan{align: align, dstAlign: dstAlign, dstSlack: slack},
+		args: fmt.Sprintf("align=%d dstAlign=%d len(dst)=len(src)+%d", align, dstAlign, slack)}
 	return s.failure(got, want), true
 }
 
@@ -253,6 +291,7 @@ func (c *checker) maskCopyInPlace(payload []byte, key [4]byte, pos, align int) (
 	if equiv.Excluded(c.cfg, Input{Func: "MaskCopy", Payload: b, Dst: b, Key: key, Pos: pos}) {
 		return nil, false
 	}
+	c.size(len(payload))
 	want := refMaskCopy(payload, key, pos, true)
 	got := maskCopy(c.impl.MaskCopy, b, b, key, pos)
 	if !c.src.Intact() {
@@ -298,6 +337,7 @@ func (c *checker) chunkedOnce(payload []byte, key [4]byte, pos int, cuts []int) 
 	if c.chunksExcluded(b, key, pos, bounds) {
 		return nil, false
 	}
+	c.size(len(payload))
 	want := refMask(payload, key, pos)
 	next, prev := pos, 0
 	var p *equiv.Panic

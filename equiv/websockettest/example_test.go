@@ -62,7 +62,7 @@ func ExampleNonNegativePos() {
 	fmt.Println(err)
 	// Output:
 	// panic(runtime error: index out of range [-1])
-	// [excluded "negative pos": 4614 inputs]
+	// [excluded "negative pos": 15382 inputs]
 	// <nil>
 }
 

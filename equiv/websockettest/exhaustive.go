@@ -2,6 +2,7 @@ package websockettest
 
 import (
 	"math"
+	"slices"
 
 	"github.com/equivcheck/equivcheck/equiv"
 )
@@ -20,8 +21,11 @@ var positions = []int{4, 5, 6, 7, math.MaxInt >> 1, math.MaxInt>>1 + 3, -1, -2, 
 // and random payloads beyond the grid; then, for the streamers, every
 // split of short payloads over every underlying reader and writer, every
 // fault at every offset, lengths past every piece size, and random
-// streams. (The streamers' parts come last, so that the random source
-// draws for the others as it did before they existed.)
+// streams; then the boundary lengths up to 4 MiB, the key classes
+// crossed with lengths and phases, every pair of src and dst alignments,
+// a dst longer than src, and every overlap distance (domain.go). (Each
+// part that came later comes after the others, so that the random source
+// draws for those as it did before it existed.)
 func (c *checker) exhaustive(r *equiv.Run) error {
 	// The random sweeps, the longest parts at Deep, divide their
 	// iterations among the shards (Run.Iterations) and so run on every
@@ -30,7 +34,9 @@ func (c *checker) exhaustive(r *equiv.Run) error {
 		run   func(*equiv.Run) error
 		split bool
 	}{{c.grid, false}, {c.positions, false}, {c.allSplits, false}, {c.random, true},
-		{c.streamSplits, false}, {c.streamFaults, false}, {c.streamLong, false}, {c.streamRandom, true}}
+		{c.streamSplits, false}, {c.streamFaults, false}, {c.streamLong, false}, {c.streamRandom, true},
+		{c.sizes, false}, {c.keyCross, false}, {c.alignPairs, false}, {c.dstSlack, false}, {c.overlaps, false}}
+	c.expectExhaustive(r)
 	for i, part := range parts {
 		if !part.split && !r.Mine(i) {
 			continue // another shard's part (the method is Split)
@@ -65,21 +71,82 @@ func (c *checker) grid(r *equiv.Run) error {
 	return nil
 }
 
-// positions checks pos beyond 0..3 (large, negative, near the int limits)
-// at every length, at an alignment that varies with both.
+// widePositions are pos values around 2^31 and 2^32 (±3, both signs),
+// where code that keeps the position in 32 bits wraps: on a 64-bit int.
+// (Built at run time, so that the package compiles where int has 32
+// bits; there they wrap to other values that are still valid ints.)
+var widePositions = func() []int {
+	var out []int
+	for _, p := range []int64{1 << 31, 1 << 32, -1 << 31, -1 << 32} {
+		for d := int64(-3); d <= 3; d++ {
+			out = append(out, int(p+d))
+		}
+	}
+	return out
+}()
+
+// positions checks pos beyond 0..3 (large, negative, near the int limits
+// and around 2^31 and 2^32) at every length, at an alignment that varies
+// with both.
 func (c *checker) positions(r *equiv.Run) error {
 	count := tally(r)
 	data := make([]byte, GridLen)
+	all := append(slices.Clone(positions), widePositions...)
 	for n := 0; n <= GridLen; n++ {
 		markers(data[:n], 3*n)
-		for _, pos := range positions {
+		for _, pos := range all {
 			align := (n + pos&63) & 63
 			if err := count(c.checkBoth(data[:n], keys[1], pos, align, 63-align)); err != nil {
 				return err
 			}
 		}
 	}
+	for _, pos := range all {
+		r.Reach(posClass(pos))
+	}
 	return nil
+}
+
+// posClass names pos's boundary class.
+func posClass(pos int) string {
+	switch {
+	case pos == math.MinInt || pos == math.MaxInt:
+		return "pos=MinInt or MaxInt"
+	case pos < 0:
+		return "pos<0"
+	case pos > math.MaxInt32:
+		return "pos>2^31 (past 32 bits)"
+	}
+	return "pos=4..2^31"
+}
+
+// expectExhaustive declares the classes exhaustive reaches by
+// construction (each unless its representative call is out of scope).
+func (c *checker) expectExhaustive(r *equiv.Run) {
+	c.expectLens(r, "len>=4Mi")
+	b := make([]byte, 1<<16)
+	probes := []classProbe{
+		{"len=125..127 (7-bit frame length)", Input{Func: "Mask", Payload: b[:126]}},
+		{"len=2^k±3, k=8..14", Input{Func: "Mask", Payload: b[:256]}},
+		{"len=2^15±3", Input{Func: "Mask", Payload: b[:1<<15]}},
+		{"len=2^16±3 (16-bit frame length)", Input{Func: "Mask", Payload: b[:1<<16]}},
+		{"pos<0", Input{Func: "Mask", Payload: b[:1], Pos: -1}},
+		{"pos=MinInt or MaxInt", Input{Func: "Mask", Payload: b[:1], Pos: math.MinInt}},
+	}
+	if math.MaxInt > math.MaxInt32 {
+		probes = append(probes, classProbe{"pos>2^31 (past 32 bits)", Input{Func: "Mask", Payload: b[:1], Pos: widePositions[3]}})
+	}
+	for _, kc := range keyClasses {
+		probes = append(probes, classProbe{kc.name, Input{Func: "Mask", Payload: b[:64], Key: kc.key}})
+	}
+	if c.impl.MaskCopy != nil {
+		cp := Input{Func: "MaskCopy", Payload: b[:64], Dst: b[64:200]}
+		probes = append(probes, classProbe{"src×dst alignment pairs 64×64", cp}, classProbe{"len(dst) > len(src)", cp},
+			classProbe{"overlap: every distance, dst after src", Input{Func: "MaskCopy", Payload: b[:64], Dst: b[1:65]}},
+			classProbe{"overlap: every distance, dst before src", Input{Func: "MaskCopy", Payload: b[1:65], Dst: b[:64]}},
+			classProbe{"overlap: exact, dst longer", Input{Func: "MaskCopy", Payload: b[:64], Dst: b[:69]}})
+	}
+	c.expect(r, probes...)
 }
 
 // allSplits checks every split of payloads up to 64 bytes (96 at Standard

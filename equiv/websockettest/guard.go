@@ -22,6 +22,7 @@ type edge struct {
 func (c *checker) guard(r *equiv.Run) error {
 	return r.Guarded(func(gs []*equiv.Guarded) error {
 		count := tally(r)
+		c.expectLens(r, "len=321..1023 (AVX-512 loop)")
 		g, g2, g3 := gs[0], gs[1], gs[2]
 		edges := []edge{{"ending at a guard page", g.Tail}, {"starting at a guard page", g.Head}}
 		otherDst := edge{"starting at a guard page", g2.Head}
@@ -47,6 +48,9 @@ func (c *checker) guard(r *equiv.Run) error {
 				}
 			}
 		}
+		for _, e := range edges {
+			r.Reach("buffer " + e.name)
+		}
 		return c.guardStreams(count, []edge{{"ending at a guard page", g3.Tail}, {"starting at a guard page", g3.Head}})
 	}, GridLen, GridLen, GridLen+4)
 }
@@ -59,6 +63,7 @@ func (c *checker) guardMask(payload []byte, key [4]byte, pos int, e edge) (*equi
 		if equiv.Excluded(c.cfg, Input{Func: "Mask", Payload: b, Key: key, Pos: pos}) {
 			return nil, false
 		}
+		c.size(len(d))
 		want := refMask(d, key, pos)
 		got := mask(c.impl.Mask, b, key, pos)
 		if c.agree(got, want) {
@@ -76,6 +81,7 @@ func (c *checker) guardMaskCopy(payload []byte, key [4]byte, pos int, dst, src e
 		if equiv.Excluded(c.cfg, Input{Func: "MaskCopy", Payload: from, Dst: to, Key: key, Pos: pos}) {
 			return nil, false
 		}
+		c.size(len(d))
 		want := refMaskCopy(d, key, pos, false)
 		got := maskCopy(c.impl.MaskCopy, to, from, key, pos)
 		if c.agree(got, want) {

@@ -18,6 +18,14 @@ type plan struct {
 	at           int  // the stream offset where they act
 	warm         int  // octets read or written before a Reset, 0..maxWarm
 	warmSame     bool // the warm-up's key is the key (else its complement)
+	// MaskCopy's shapes beyond a dst as long as src and apart from it,
+	// appended after the streamers' fields (a plan without them means a
+	// dst of src's length, apart): dstSlack octets more in dst (0..255),
+	// and, if overlaps, dst starting overlap octets after src (before it
+	// if negative) in one array, as overlaps in exhaustive lays them out.
+	dstSlack int
+	overlap  int
+	overlaps bool
 }
 
 // maxChunks is the most boundaries a plan holds (its count is read mod 8),
@@ -83,6 +91,27 @@ func decodeStream(c *fuzzheaders.ConsumeFuzzer, p *plan, n int) {
 		return
 	}
 	p.warm, p.warmSame = min(int(w%(maxWarm+1)), n), w&8 != 0
+	decodeCopyShape(c, p)
+}
+
+// decodeCopyShape reads MaskCopy's shape that follows the streamers'
+// fields, each optional: a byte (dst's slack), a byte (bit 0: dst
+// overlaps src) and a uint16 (the distance from src to dst, as an int16).
+func decodeCopyShape(c *fuzzheaders.ConsumeFuzzer, p *plan) {
+	slack, err := c.GetByte()
+	if err != nil {
+		return
+	}
+	p.dstSlack = int(slack)
+	flags, err := c.GetByte()
+	if err != nil {
+		return
+	}
+	dist, err := c.GetUint16()
+	if err != nil {
+		return
+	}
+	p.overlaps, p.overlap = flags&1 != 0, int(int16(dist))
 }
 
 // encodable reports whether encodePlan can write p: at most maxChunks
@@ -90,7 +119,7 @@ func decodeStream(c *fuzzheaders.ConsumeFuzzer, p *plan, n int) {
 // at most maxWarm octets.
 func (p plan) encodable() bool {
 	return len(p.chunks) <= maxChunks && (len(p.chunks) == 0 || slices.Max(p.chunks) <= 0xffff) &&
-		p.at <= 0xffff && p.warm <= maxWarm
+		p.at <= 0xffff && p.warm <= maxWarm && p.dstSlack <= 0xff && p.overlap == int(int16(p.overlap))
 }
 
 // encodePlan is the inverse of decodePlan for an encodable plan. It writes
@@ -101,7 +130,8 @@ func encodePlan(p plan) []byte {
 	for _, c := range p.chunks {
 		b = appendUint16(b, c)
 	}
-	if p.source == 0 && p.sink == 0 && p.at == 0 && p.warm == 0 && !p.warmSame {
+	copyShape := p.dstSlack != 0 || p.overlaps
+	if p.source == 0 && p.sink == 0 && p.at == 0 && p.warm == 0 && !p.warmSame && !copyShape {
 		return b
 	}
 	w := byte(p.warm)
@@ -109,7 +139,15 @@ func encodePlan(p plan) []byte {
 		w |= 8
 	}
 	b = append(b, byte(p.source|p.sink<<4))
-	return append(appendUint16(b, p.at), w)
+	b = append(appendUint16(b, p.at), w)
+	if !copyShape {
+		return b
+	}
+	var flags byte
+	if p.overlaps {
+		flags = 1
+	}
+	return appendUint16(append(b, byte(p.dstSlack), flags), int(uint16(int16(p.overlap))))
 }
 
 // appendUint16 appends v as go-fuzz-headers' GetUint16 reads it: two

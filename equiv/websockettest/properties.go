@@ -2,6 +2,7 @@ package websockettest
 
 import (
 	"bytes"
+	"math/rand/v2"
 
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
@@ -18,6 +19,7 @@ import (
 // themselves.
 func (c *checker) properties(r *equiv.Run) error {
 	checks := equiv.Pick(r, 300, 3000, 30000)
+	c.expectLens(r, "len=1Ki..64Ki-1")
 	if err := r.Property("differential", checks, c.differential); err != nil {
 		return err
 	}
@@ -37,6 +39,29 @@ func (c *checker) properties(r *equiv.Run) error {
 // Run.Property counts are cases compared.
 const maxDraws = 16
 
+// sizeClasses are the ranges of payload lengths the properties draw
+// from, a class first and then a length in it, so that every path of the
+// optimized code is reached (a bare rapid.SliceOfN draws about 5 octets
+// on average and never reaches the loops past 128).
+var sizeClasses = [][2]int{{0, 7}, {8, 31}, {32, 128}, {129, 320}, {321, 1023}, {1024, 1 << 20}}
+
+// drawPayload draws a size class, a length in it up to longest, and the
+// payload: octet by octet up to 32 octets, so that rapid shrinks them;
+// longer ones from a drawn seed (the suite's checks shrink those).
+func drawPayload(t *rapid.T, longest int) []byte {
+	class := sizeClasses[rapid.IntRange(0, len(sizeClasses)-1).Draw(t, "size class")]
+	n := rapid.IntRange(min(class[0], longest), min(class[1], longest)).Draw(t, "len")
+	if n <= 32 {
+		return rapid.SliceOfN(rapid.Byte(), n, n).Draw(t, "payload")
+	}
+	rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), uint64(n)))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
 func drawKey(t *rapid.T) [4]byte { return keyBytes(rapid.Uint32().Draw(t, "key")) }
 
 func drawPos(t *rapid.T) int {
@@ -47,7 +72,7 @@ func drawPos(t *rapid.T) int {
 // payload (up to 4·GridLen bytes), key, pos and alignments.
 func (c *checker) differential(t *rapid.T) error {
 	for range maxDraws {
-		b := rapid.SliceOfN(rapid.Byte(), 0, 4*GridLen).Draw(t, "payload")
+		b := drawPayload(t, 4*GridLen)
 		key, pos := drawKey(t), drawPos(t)
 		align, dstAlign := rapid.IntRange(0, 63).Draw(t, "align"), rapid.IntRange(0, 63).Draw(t, "dstAlign")
 		ce, compared := c.checkBoth(b, key, pos, align, dstAlign)
@@ -67,7 +92,7 @@ func (c *checker) differential(t *rapid.T) error {
 // prefix and the position must equal one reference call over that prefix.
 func (c *checker) chunking(t *rapid.T) error {
 	for range maxDraws {
-		payload := rapid.SliceOfN(rapid.Byte(), 0, 2*GridLen).Draw(t, "payload")
+		payload := drawPayload(t, 2*GridLen)
 		key, pos := drawKey(t), drawPos(t)
 		ce, compared := c.chunkSteps(t, payload, key, pos)
 		if ce != nil {
@@ -96,6 +121,7 @@ func (c *checker) chunkSteps(t *rapid.T, payload []byte, key [4]byte, pos int) (
 		if equiv.Excluded(c.cfg, Input{Func: "Mask", Payload: b[done : done+n], Key: key, Pos: at}) {
 			break
 		}
+		c.size(n)
 		o := mask(c.impl.Mask, b[done:done+n], key, next)
 		done += n
 		bounds = append(bounds, done)

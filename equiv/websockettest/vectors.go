@@ -24,6 +24,7 @@ var (
 // of it with trailing junk, MaskCopy's panics, and the vector streamed
 // through the streamers.
 func (c *checker) vectors(r *equiv.Run) error {
+	c.expectLens(r, "len=8..15")
 	if err := c.vector(r, rfcPlain, rfcMasked, "RFC 6455 §5.7 mask"); err != nil {
 		return err
 	}

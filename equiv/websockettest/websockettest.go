@@ -84,7 +84,10 @@ func NewSuite(impl Impl) equiv.Suite {
 	unchecked := uncheckedFuncs(impl)
 	method := func(name string, m func(*checker, *equiv.Run) error) equiv.Method {
 		return equiv.Method{Name: name, Func: func(r *equiv.Run) error {
-			return m(newChecker(impl, r.Config()), r)
+			c := newChecker(impl, r.Config())
+			c.run = r
+			defer c.flush()
+			return m(c, r)
 		}}
 	}
 	guard := method(equiv.MethodGuard, (*checker).guard)
