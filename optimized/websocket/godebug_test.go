@@ -28,6 +28,7 @@ func TestGODEBUG(t *testing.T) {
 			}
 		}
 		fmt.Printf("available=%s\n", strings.Join(avail, ","))
+		fmt.Printf("dispatch=%s\n", kernel(useAVX2, useAVX512))
 		return
 	}
 	if runtime.GOARCH != "amd64" || testing.Short() {
@@ -47,6 +48,10 @@ func TestGODEBUG(t *testing.T) {
 		{"cpu.avx512f=off", false, hasAVX2},
 		{"cpu.avx512bw=off", hasAVX512, hasAVX2},
 		{"cpu.avx2=off", false, false},
+		{"cpu.avx512f=off,cpu.avx2=off", false, false},
+		{"cpu.avx2=off,cpu.avx512f=off", false, false},
+		{"cpu.avx512f=off,cpu.avx512bw=off", false, hasAVX2},
+		{"cpu.avx2=off,cpu.avx512bw=off", false, false},
 		{"cpu.all=off", false, false},
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestGODEBUG$")
@@ -56,11 +61,41 @@ func TestGODEBUG(t *testing.T) {
 			t.Fatalf("GODEBUG=%s: %v", tc.godebug, err)
 		}
 		got := string(out)
+		// Dispatch picks the best kernel available, which is known only
+		// where this process runs on the real CPU features.
+		if want := "dispatch=" + kernel(tc.avx2, tc.avx512) + "\n"; real && !strings.Contains(got, want) {
+			t.Errorf("GODEBUG=%s: child reports %q, want %q", tc.godebug, strings.TrimSpace(got), strings.TrimSpace(want))
+		}
 		for name, may := range map[string]bool{"avx512": tc.avx512, "avx2": tc.avx2, "generic": true} {
 			has := strings.Contains(got, name+",") || strings.Contains(got, name+"\n")
 			if has && !may || !has && may && (real || name == "generic") {
 				t.Errorf("GODEBUG=%s: %s reports %q: %s available %v, want %v", tc.godebug, strings.Join(cmd.Args, " "), strings.TrimSpace(got), name, has, may)
 			}
 		}
+	}
+}
+
+// TestKernels checks the feature predicate on every combination of the
+// bits it reads, whatever this CPU has: AVX-512 only with AVX2 as well
+// (its short payloads run AVX2 code), and the dispatcher's choice.
+func TestKernels(t *testing.T) {
+	for _, tc := range []struct {
+		hasAVX2, hasAVX512F bool
+		avx2, avx512        bool
+		dispatch            string
+	}{
+		{false, false, false, false, "generic"},
+		{false, true, false, false, "generic"},
+		{true, false, true, false, "avx2"},
+		{true, true, true, true, "avx512"},
+	} {
+		avx2, avx512 := kernels(tc.hasAVX2, tc.hasAVX512F)
+		if avx2 != tc.avx2 || avx512 != tc.avx512 || kernel(avx2, avx512) != tc.dispatch {
+			t.Errorf("kernels(avx2=%v, avx512f=%v) = %v, %v (dispatch %s), want %v, %v (%s)",
+				tc.hasAVX2, tc.hasAVX512F, avx2, avx512, kernel(avx2, avx512), tc.avx2, tc.avx512, tc.dispatch)
+		}
+	}
+	if a2, a512 := kernels(cpu.X86.HasAVX2, cpu.X86.HasAVX512F); a2 != useAVX2 || a512 != useAVX512 {
+		t.Errorf("useAVX2, useAVX512 = %v, %v; want kernels of this CPU's bits, %v, %v", useAVX2, useAVX512, a2, a512)
 	}
 }

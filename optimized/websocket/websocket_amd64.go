@@ -8,13 +8,31 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// useAVX512 and useAVX2 choose, once, the body xorKey jumps to. The
-// AVX-512 body hands payloads up to 320 octets to the AVX2 code, so it needs
-// both. xorKey reads them: do not change them after initialization.
-var (
-	useAVX2   = cpu.X86.HasAVX2
-	useAVX512 = cpu.X86.HasAVX2 && cpu.X86.HasAVX512F
-)
+// useAVX512 and useAVX2 choose, once, the body xorKey jumps to. xorKey
+// reads them: do not change them after initialization.
+var useAVX2, useAVX512 = kernels(cpu.X86.HasAVX2, cpu.X86.HasAVX512F)
+
+// kernels says which SIMD bodies a CPU with the given features may run:
+// AVX2 needs AVX2; AVX-512 needs AVX512F and AVX2 too, as it hands
+// payloads up to 320 octets to the AVX2 code (and uses VPBROADCASTD from
+// a general register, AVX512F, and no AVX512BW instruction). It is a pure
+// function of the feature bits, so that a test can try every combination
+// on any machine.
+func kernels(hasAVX2, hasAVX512F bool) (avx2, avx512 bool) {
+	return hasAVX2, hasAVX2 && hasAVX512F
+}
+
+// kernel names the body xorKey jumps to for payloads over 128 octets with
+// these flags: what dispatch selects.
+func kernel(avx2, avx512 bool) string {
+	switch {
+	case avx512:
+		return "avx512"
+	case avx2:
+		return "avx2"
+	}
+	return "generic"
+}
 
 func archImpls() []Impl {
 	return []Impl{

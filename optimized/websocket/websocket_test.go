@@ -275,3 +275,30 @@ func TestZeroAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestRotKeyWide checks the one length-dependent quantity of the kernels
+// at lengths no test can allocate: the key word for octet n depends on n
+// mod 4 only, so rotKey (and the assembly's RORL by 8·n, which keeps the
+// low 32 bits of n and counts mod 32) must give for n around 2^31, 2^32
+// and 2^63 what it gives for n&3. The kernels hold no other count or
+// length in fewer than 64 bits (docs/equivalence.md).
+func TestRotKeyWide(t *testing.T) {
+	k := uint64(0x3d21fa37) * (1<<32 | 1)
+	for _, base := range []uint64{1 << 31, 1 << 32, 1 << 63, 0} {
+		for d := uint64(0); d < 8; d++ {
+			n := int(base + d - 4) // wraps where int has 32 bits: still the same n mod 4
+			if got, want := rotKey(k, n), rotKey(k, n&3); got != want {
+				t.Errorf("rotKey(k, %d) = %#x, want rotKey(k, %d) = %#x", n, got, n&3, want)
+			}
+			if got, want := uint32(rotKey(k, n)), bits32Ror(uint32(k), uint32(n)); got != want {
+				t.Errorf("rotKey(k, %d) low word = %#x, want RORL by 8·uint32(n) = %#x", n, got, want)
+			}
+		}
+	}
+}
+
+// bits32Ror is the assembly's RORL CX, DX with CX = 8·n in 32 bits.
+func bits32Ror(k, n uint32) uint32 {
+	c := (8 * n) & 31
+	return k>>c | k<<((32-c)&31)
+}
