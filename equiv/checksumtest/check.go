@@ -3,6 +3,7 @@ package checksumtest
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/equivcheck/equivcheck/equiv"
@@ -16,6 +17,7 @@ type checker struct {
 	cfg   *equiv.Config
 	buf   equiv.Buffer
 	count func(int) // records a comparison (Run.Count), or nil
+	size  func(int) // records a compared input's length (Run.Size), or nil
 }
 
 func newChecker(impl Impl, cfg *equiv.Config, count func(int)) *checker {
@@ -121,6 +123,9 @@ func (c *checker) compare(s site, in Input) *equiv.Counterexample {
 	}
 	if c.count != nil {
 		c.count(1)
+	}
+	if c.size != nil && in.buffered() {
+		c.size(len(in.Data))
 	}
 	ce := c.call(s, in)
 	if ce == nil {
@@ -265,7 +270,7 @@ func (in Input) args(s site) string {
 }
 
 // fuzzArgs returns in as the arguments of FuzzChecksum, or nil if the plan
-// cannot encode it (a Digest with more than 7 splits, or past 65535 bytes).
+// cannot encode it (a Digest of 2^32 bytes or more).
 // The helpers' inputs use the plan's helper section (see decodePlan), after
 // an update triple of zeros where in has none.
 func (in Input) fuzzArgs() []any {
@@ -273,7 +278,7 @@ func (in Input) fuzzArgs() []any {
 	switch in.Func {
 	case "Sum", "Checksum":
 	case "Digest":
-		if len(in.Splits) > maxSplits || len(in.Data) > 0xFFFF {
+		if uint64(len(in.Data)) > math.MaxUint32 {
 			return nil
 		}
 		p.splits = in.Splits

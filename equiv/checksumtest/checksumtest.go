@@ -170,7 +170,9 @@ func NewSuite(impl Impl) equiv.Suite {
 			{Name: equiv.MethodProperties, Func: func(r *equiv.Run) error {
 				// Run.Property and Run.Law count every case themselves,
 				// so this checker counts nothing.
-				return runProperties(newChecker(impl, r.Config(), nil), r)
+				c := newChecker(impl, r.Config(), nil)
+				c.size = r.Size
+				return runProperties(c, r)
 			}, Unchecked: unchecked(impl, append([]string{"Update", "New"}, helpers...)...)},
 		},
 		Targets: []equiv.FuzzTarget{fuzzTarget(impl)},
@@ -181,7 +183,11 @@ func NewSuite(impl Impl) equiv.Suite {
 // withChecker adapts a method written against a checker to an
 // equiv.Method's Func: every run gets a fresh checker counting into it.
 func withChecker(impl Impl, m func(*checker, *equiv.Run) error) func(*equiv.Run) error {
-	return func(r *equiv.Run) error { return m(newChecker(impl, r.Config(), r.Count), r) }
+	return func(r *equiv.Run) error {
+		c := newChecker(impl, r.Config(), r.Count)
+		c.size = r.Size
+		return m(c, r)
+	}
 }
 
 func nilSumError(impl Impl) error {

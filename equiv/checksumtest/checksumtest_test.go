@@ -83,12 +83,18 @@ func TestCountsUnchanged(t *testing.T) {
 		helperGuard = 4*2 + 769*2
 		// 5 rapid properties and 7 gopter laws, 300 cases each.
 		helperProperties = 5*300 + 7*300
+		// Issue 8's domains: a sixth long input (4 MiB + 3) at 2 classes
+		// × 2 alignments; every initial × content class × length of
+		// crossLengths × 3 alignments; 2^10..2^16 ± 3 at 2 classes × 2
+		// alignments, and every tail of 4 block sizes × 4 block counts;
+		// Digests of 2^8 ± 1 writes in 2 patterns and of 2^16 ± 1 in one.
+		issue8 = 2*2 + issue8Sum + 3*2 + 3
 	)
 	want := map[string]int64{
-		equiv.MethodVectors:    247 + helperVectors,         // 247 -> 419
-		equiv.MethodExhaustive: 18956703 + helperExhaustive, // 18956703 -> 21835793
-		equiv.MethodGuard:      3076 + helperGuard,          // 3076 -> 4622
-		equiv.MethodProperties: 1900 + helperProperties,     // 1900 -> 5500
+		equiv.MethodVectors:    247 + helperVectors,                  // 247 -> 419
+		equiv.MethodExhaustive: 18956703 + helperExhaustive + issue8, // 18956703 -> 21835793 -> 21843781
+		equiv.MethodGuard:      3076 + helperGuard,                   // 3076 -> 4622
+		equiv.MethodProperties: 1900 + helperProperties,              // 1900 -> 5500
 		// Four seeds reach the helpers through the plan's helper section:
 		// udp-ipv4-nat-update, udp-vxlan-no-checksum,
 		// udp-ipv6-zero-checksum, pseudo-ipv6-jumbogram.
@@ -97,16 +103,22 @@ func TestCountsUnchanged(t *testing.T) {
 	checkCounts(t, refImpl, want)
 }
 
+// issue8Sum is what issue 8's exhaustive parts added for Sum: the
+// crossing (9 initials × 7 contents × 31 lengths × 3 alignments), the
+// width boundaries (7 powers × 7 offsets × 2 classes × 2 alignments) and
+// the block tails ((32+64+128+256) × 4 block counts).
+const issue8Sum = 9*7*31*3 + 7*7*2*2 + (32+64+128+256)*4
+
 // TestPartialImplementation: an implementation with Sum alone checks only
 // Sum, counts only what it compared, and says in every Result what it left
 // out.
 func TestPartialImplementation(t *testing.T) {
 	want := map[string]int64{
-		equiv.MethodVectors:    3 + (12+8+8)*3,             // the RFC sums, and Sum of every prefix at 3 alignments
-		equiv.MethodExhaustive: 9*65793 + 769*64*8 + 5*2*2, // short inputs, the grid without Checksum, long inputs
-		equiv.MethodGuard:      769 * 2,                    // every length at both edges, without Digest
-		equiv.MethodProperties: 300 + 4*300,                // rapid Sum and four laws: no Digest machine, no Update law
-		equiv.MethodCorpus:     10,                         // every seed compares Sum
+		equiv.MethodVectors:    3 + (12+8+8)*3,                         // the RFC sums, and Sum of every prefix at 3 alignments
+		equiv.MethodExhaustive: 9*65793 + 769*64*8 + 6*2*2 + issue8Sum, // short inputs, the grid without Checksum, long inputs, issue 8's
+		equiv.MethodGuard:      769 * 2,                                // every length at both edges, without Digest
+		equiv.MethodProperties: 300 + 4*300,                            // rapid Sum and four laws: no Digest machine, no Update law
+		equiv.MethodCorpus:     10,                                     // every seed compares Sum
 	}
 	res := checkCounts(t, checksumtest.Impl{Sum: ref.Sum}, want)
 	// Every method lists the helpers it would check; the guard method only
@@ -192,7 +204,8 @@ func TestConcurrentChecks(t *testing.T) {
 // and the method "fuzz".
 func TestCheckInputMinimizes(t *testing.T) {
 	data := append([]byte("hello, odd"), 0x80) // 11 bytes: dropOdd drops the 0x80
-	err := checksumtest.CheckInput(checksumtest.Impl{Sum: dropOdd}, data, 0x1234, nil)
+	dropOdd, _ := knownBad(t, "drop-odd-byte")
+	err := checksumtest.CheckInput(dropOdd, data, 0x1234, nil)
 	var ce *equiv.Counterexample
 	if !errors.As(err, &ce) {
 		t.Fatalf("CheckInput = %v, want a counterexample", err)

@@ -16,7 +16,7 @@ var initials = []uint16{0x0000, 0x0001, 0x00ff, 0x0100, 0x7fff, 0x8000, 0xff00, 
 // gives it (the method is Split).
 func runExhaustive(c *checker, r *equiv.Run) error {
 	parts := []func(*checker, *equiv.Run) *equiv.Counterexample{
-		shortInputs, grid, longInputs, digestSplits, updates,
+		shortInputs, grid, crossings, midLengths, longInputs, digestSplits, digestWrites, updates,
 	}
 	for i, part := range append(parts, helperParts...) {
 		if !r.Mine(i) {
@@ -80,9 +80,12 @@ func grid(c *checker, r *equiv.Run) *equiv.Counterexample {
 // overflows after about 128 KiB of them) and of random bytes, at
 // alignments 0 and 1.
 func longInputs(c *checker, r *equiv.Run) *equiv.Counterexample {
-	lengths := []int{1<<16 - 1, 1 << 16, 1<<17 + 1, 1<<20 + 3, 4<<20 + 1}
+	lengths := []int{1<<16 - 1, 1 << 16, 1<<17 + 1, 1<<20 + 3, 4<<20 + 1, 4<<20 + 3}
 	if r.Level() == equiv.Deep {
 		lengths = append(lengths, 64<<20+7)
+	}
+	for _, cl := range []class{classOnesFFFF, classRandom} {
+		r.Expect("len>=4MiB x content=" + cl.name)
 	}
 	for _, n := range lengths {
 		big := make([]byte, n+1)
@@ -93,6 +96,9 @@ func longInputs(c *checker, r *equiv.Run) *equiv.Counterexample {
 					ce.Args += " class=" + cl.name
 					return ce
 				}
+			}
+			if n >= 4<<20 {
+				r.ReachN("len>=4MiB x content="+cl.name, 2)
 			}
 		}
 	}

@@ -180,8 +180,8 @@ type addrArgs struct {
 }
 
 // decodePlan reads, with go-fuzz-headers: a byte (alignment mod 64), a
-// byte (number of splits mod 8), that many uint16 split positions (taken
-// mod dataLen+1 and sorted), three uint16s for Update, and the helper
+// byte and the Digest splits it counts (decodeSplits), three uint16s for
+// Update, and the helper
 // section (decodeHelpers). Whatever the plan runs out before keeps its
 // default.
 func decodePlan(b []byte, dataLen int) plan {
@@ -196,15 +196,7 @@ func decodePlan(b []byte, dataLen int) plan {
 	if err != nil {
 		return p
 	}
-	for range n % (maxSplits + 1) {
-		v, err := c.GetUint16()
-		if err != nil {
-			break
-		}
-		p.splits = append(p.splits, int(v)%(dataLen+1))
-	}
-	slices.Sort(p.splits)
-	if len(p.splits) < int(n%(maxSplits+1)) {
+	if p.splits, err = decodeSplits(c, n, dataLen); err != nil {
 		return p // the plan ran out among the splits
 	}
 	var u [3]uint16
@@ -217,6 +209,43 @@ func decodePlan(b []byte, dataLen int) plan {
 	decodeHelpers(c, &p)
 	return p
 }
+
+// decodeSplits reads the Digest splits after their count byte n: below
+// extended, n mod 8 splits as uint16s (the form of every plan written
+// before issue 8); from extended, a uint32 count and that many uint32
+// splits, so that fuzzing reaches Digests of any number of writes over
+// inputs of any length. Each split is taken mod dataLen+1; they are
+// returned sorted, with an error if the plan ran out among them.
+func decodeSplits(c *fuzzheaders.ConsumeFuzzer, n byte, dataLen int) ([]int, error) {
+	var splits []int
+	var err error
+	if n < extended {
+		for range n % (maxSplits + 1) {
+			var v uint16
+			if v, err = c.GetUint16(); err != nil {
+				break
+			}
+			splits = append(splits, int(v)%(dataLen+1))
+		}
+	} else {
+		var count uint32
+		if count, err = c.GetUint32(); err == nil {
+			for range count {
+				var v uint32
+				if v, err = c.GetUint32(); err != nil {
+					break
+				}
+				splits = append(splits, int(uint64(v)%uint64(dataLen+1)))
+			}
+		}
+	}
+	slices.Sort(splits)
+	return splits, err
+}
+
+// extended is the split count byte from which the splits are in the
+// extended form (see decodeSplits).
+const extended = 0x80
 
 // decodeHelpers reads the helper section that follows the update triple:
 // a uint16 next and a uint64 offset (two's complement), then a byte of
@@ -261,9 +290,10 @@ func decodeHelpers(c *fuzzheaders.ConsumeFuzzer, p *plan) {
 	}
 }
 
-// encodePlan is the inverse of decodePlan for splits below 65536 and at
-// most maxSplits of them. The groups a plan's helper section needs before
-// its own (the update triple, the words) are written as zeros if absent.
+// encodePlan is the inverse of decodePlan for splits below 2^32: at most
+// maxSplits of them below 65536 in the short form, others in the extended
+// one. The groups a plan's helper section needs before its own (the update
+// triple, the words) are written as zeros if absent.
 func encodePlan(p plan) []byte {
 	b := []byte{byte(p.align), byte(len(p.splits))}
 	u16 := func(v uint16) {
@@ -271,8 +301,16 @@ func encodePlan(p plan) []byte {
 		// endian" (odd), so the value is read big-endian.
 		b = append(b, byte(v>>8), byte(v), 1)
 	}
-	for _, s := range p.splits {
-		u16(uint16(s))
+	if len(p.splits) <= maxSplits && (len(p.splits) == 0 || p.splits[len(p.splits)-1] <= 0xFFFF) {
+		for _, s := range p.splits {
+			u16(uint16(s))
+		}
+	} else {
+		b[1] = extended
+		b = binary.BigEndian.AppendUint32(b, uint32(len(p.splits)))
+		for _, s := range p.splits {
+			b = binary.BigEndian.AppendUint32(b, uint32(s))
+		}
 	}
 	if p.words == nil && p.addrs != nil {
 		p.words = &wordArgs{}

@@ -39,7 +39,10 @@ func (c *checker) minimize(s site, in Input, ce *equiv.Counterexample) *equiv.Co
 			t.Data = d
 			return fails(t)
 		}
-		in.Data = equiv.ShrinkBytes(in.Data, dataFails)
+		in.Data = shrinkLong(in.Data, dataFails)
+		if len(in.Data) <= longShrink {
+			in.Data = equiv.ShrinkBytes(in.Data, dataFails)
+		}
 	}
 	if t := in; t.Initial != 0 {
 		if t.Initial = 0; fails(t) {
@@ -119,4 +122,36 @@ func shrinkUpdate(u [3]uint16, fails func([3]uint16) bool) [3]uint16 {
 	}
 	b := equiv.ShrinkBytes(asBytes(u), func(b []byte) bool { return len(b) == 6 && fails(asArgs(b)) })
 	return asArgs(b)
+}
+
+// longShrink is the longest input ShrinkBytes is given: its budget of tries,
+// each summing the input twice, would take seconds on megabytes.
+const longShrink = 1 << 16
+
+// shrinkLong cuts an input longer than longShrink to the shortest failing
+// prefix, then suffix, that a binary search finds (about 2·log2(len)
+// tries): a bug that needs many bytes (an accumulator or a lane that
+// overflows, a counter that wraps) keeps just as many.
+func shrinkLong(d []byte, fails func([]byte) bool) []byte {
+	if len(d) <= longShrink {
+		return d
+	}
+	lo, hi := 0, len(d) // d[:hi] fails; d[:lo] is not known to
+	for hi-lo > 1 {
+		if mid := lo + (hi-lo)/2; fails(d[:mid]) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	d = d[:hi]
+	lo, hi = 0, len(d) // d[lo:] fails; d[hi:] is not known to
+	for hi-lo > 1 {
+		if mid := lo + (hi-lo)/2; fails(d[mid:]) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return d[lo:]
 }

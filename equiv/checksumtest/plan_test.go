@@ -18,8 +18,8 @@ func TestPlanDecodesAnyBytes(t *testing.T) {
 		if !slices.IsSorted(p.splits) || (len(p.splits) > 0 && (p.splits[0] < 0 || p.splits[len(p.splits)-1] > n)) {
 			t.Fatalf("splits %v for len %d", p.splits, n)
 		}
-		if len(p.splits) > maxSplits {
-			t.Fatalf("%d splits", len(p.splits))
+		if len(b) > 1 && b[1] < extended && len(p.splits) > maxSplits {
+			t.Fatalf("%d splits from a short-form count byte %#x", len(p.splits), b[1])
 		}
 		if p.align < 0 || p.align > 63 {
 			t.Fatalf("alignment %d", p.align)
@@ -29,8 +29,8 @@ func TestPlanDecodesAnyBytes(t *testing.T) {
 
 func TestPlanRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(0, 5000).Draw(t, "len")
-		splits := rapid.SliceOfN(rapid.IntRange(0, n), 0, maxSplits).Draw(t, "splits")
+		n := rapid.OneOf(rapid.IntRange(0, 5000), rapid.IntRange(0xFFFF, 1<<20)).Draw(t, "len")
+		splits := rapid.SliceOfN(rapid.IntRange(0, n), 0, 300).Draw(t, "splits")
 		slices.Sort(splits)
 		align := rapid.IntRange(0, 63).Draw(t, "align")
 		var upd *[3]uint16
@@ -63,7 +63,30 @@ func TestFuzzArgsReplay(t *testing.T) {
 			t.Errorf("%s: update %v, want %v", in.Func, p.update, in.Update)
 		}
 	}
-	if args := (Input{Func: "Digest", Data: make([]byte, 10), Splits: make([]int, maxSplits+1)}).fuzzArgs(); args != nil {
-		t.Errorf("a Digest with %d splits has fuzz args %v", maxSplits+1, args)
+	// Past maxSplits splits, or past 65535 bytes, the extended form.
+	for _, in := range []Input{
+		{Func: "Digest", Data: make([]byte, 10), Splits: make([]int, maxSplits+1)},
+		{Func: "Digest", Data: make([]byte, 1<<16+1), Splits: []int{1, 1 << 16}},
+	} {
+		args := in.fuzzArgs()
+		if args == nil || args[2].([]byte)[1] != extended {
+			t.Fatalf("a Digest with %d splits of %d bytes has fuzz args %v", len(in.Splits), len(in.Data), args)
+		}
+		if p := decodePlan(args[2].([]byte), len(in.Data)); !slices.Equal(p.splits, in.Splits) {
+			t.Errorf("extended splits %v decode to %v", in.Splits, p.splits)
+		}
+	}
+}
+
+// TestPlanShortForm: plans written before the extended form decode as
+// they did: the count byte mod 8 (0x37 is 7 splits), uint16 splits.
+func TestPlanShortForm(t *testing.T) {
+	b := []byte{0x30, 0x37}
+	for _, v := range []uint16{9, 1, 8, 2, 7, 3, 6} {
+		b = append(b, byte(v>>8), byte(v), 1)
+	}
+	p := decodePlan(b, 8)
+	if p.align != 0x30 || !slices.Equal(p.splits, []int{0, 1, 2, 3, 6, 7, 8}) {
+		t.Errorf("short-form plan decodes to align %d splits %v", p.align, p.splits)
 	}
 }

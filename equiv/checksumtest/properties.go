@@ -3,6 +3,7 @@ package checksumtest
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -17,11 +18,14 @@ import (
 // laws of the implementation alone). c counts nothing: Property and Law count cases.
 func runProperties(c *checker, r *equiv.Run) error {
 	checks := equiv.Pick(r, 300, 3000, 30000)
+	for _, sc := range sizeClasses {
+		r.Expect(sc.name)
+	}
 	// Bytes biased towards the carry-heavy ones.
 	byteGen := rapid.OneOf(rapid.Byte(), rapid.SampledFrom([]byte{0x00, 0xff, 0x80, 0x7f, 0x01}))
 	if err := r.Property("Sum", checks, func(t *rapid.T) error {
-		data := rapid.SliceOfN(byteGen, 0, 4*GridLen).Draw(t, "data")
 		initial := rapid.OneOf(rapid.Uint16(), rapid.SampledFrom(initials)).Draw(t, "initial")
+		data := drawData(r, t, byteGen, len(sizeClasses), initial)
 		align := rapid.IntRange(0, 63).Draw(t, "align")
 		if ce := c.sum(aligned(align), data, initial); ce != nil {
 			return ce
@@ -32,7 +36,7 @@ func runProperties(c *checker, r *equiv.Run) error {
 	}
 	if c.impl.New != nil {
 		if err := r.Property("Digest state machine", checks/3, func(t *rapid.T) error {
-			return c.digestMachine(t, byteGen)
+			return c.digestMachine(r, t, byteGen)
 		}); err != nil {
 			return err
 		}
@@ -46,6 +50,52 @@ func runProperties(c *checker, r *equiv.Run) error {
 		}
 	}
 	return nil
+}
+
+// sizeClasses are the length classes the properties draw from, each
+// first, so that every class is reached by construction (rapid's
+// SliceOfN(gen, 0, max) averages about 5 elements whatever max is): below
+// and above the 20- and 32-byte paths of the short-input code, the
+// 64-byte vector threshold, the 128- and 256-byte strides, and whole
+// multi-block inputs to 16 KiB.
+var sizeClasses = []struct {
+	name   string
+	lo, hi int
+}{
+	{"len=0..7", 0, 7},
+	{"len=8..63", 8, 63},
+	{"len=64..127", 64, 127},
+	{"len=128..256", 128, 256},
+	{"len=257..1024", 257, 1024},
+	{"len=2KiB..3KiB", 2048, 3072},
+	{"len=3KiB..16KiB", 3073, 16384},
+}
+
+// writeClasses is how many of sizeClasses a Digest write draws from (to
+// 256 bytes).
+const writeClasses = 4
+
+// rawMax is the longest input drawn byte by byte (so that rapid shrinks
+// it byte by byte); longer ones are a content class filled from a drawn
+// seed, a few draws however long.
+const rawMax = 64
+
+// drawData draws a size class among the first k of sizeClasses, a length
+// in it, then the bytes (or, past rawMax, a content class and a seed to
+// fill them with, initial being the one the content is built for), and
+// records the class reached.
+func drawData(r *equiv.Run, t *rapid.T, byteGen *rapid.Generator[byte], k int, initial uint16) []byte {
+	sc := sizeClasses[rapid.IntRange(0, k-1).Draw(t, "size class")]
+	n := rapid.IntRange(sc.lo, sc.hi).Draw(t, "len")
+	r.Reach(sc.name)
+	if n <= rawMax {
+		return rapid.SliceOfN(byteGen, n, n).Draw(t, "data")
+	}
+	ct := contents[rapid.IntRange(0, len(contents)-1).Draw(t, "content")]
+	seed := rapid.Uint64().Draw(t, "seed")
+	b := make([]byte, n)
+	ct.fill(rand.New(rand.NewPCG(seed, 0)), b, initial)
+	return b
 }
 
 // machine is the Digest as a state machine: the implementation's Digest
@@ -65,7 +115,7 @@ const maxSteps = 60
 // a drawn slice, Reset, or Sum), and after each compares what the action
 // returned and Sum16 with the reference's, unless the bytes written since
 // the last Reset are out of scope.
-func (c *checker) digestMachine(t *rapid.T, byteGen *rapid.Generator[byte]) error {
+func (c *checker) digestMachine(r *equiv.Run, t *rapid.T, byteGen *rapid.Generator[byte]) error {
 	m := &machine{model: ref.New()}
 	if p := equiv.Catch(func() { m.d = c.impl.New() }); p != nil {
 		return mismatch(site{}, m.input(), "", "a Digest", p)
@@ -74,7 +124,7 @@ func (c *checker) digestMachine(t *rapid.T, byteGen *rapid.Generator[byte]) erro
 		action := rapid.SampledFrom([]string{"Write", "Reset", "Sum"}).Draw(t, "action")
 		var data []byte
 		if action == "Write" {
-			data = rapid.SliceOfN(byteGen, 0, 300).Draw(t, "p")
+			data = drawData(r, t, byteGen, writeClasses, 0)
 		}
 		var problem string
 		p := equiv.Catch(func() { problem = m.step(action, data) })
