@@ -331,3 +331,24 @@ func sameTail(b []byte, n int) bool {
 	markers(want, 11)
 	return bytes.Equal(b[n:], want)
 }
+
+// streamCalls streams payloads in 2^8-3 .. 2^8+3 calls of 3 octets (a
+// length that moves the key phase every call), read and written, so that
+// a streamer counting its calls in 8 bits wraps.
+func (c *checker) streamCalls(r *equiv.Run) error {
+	count := tally(r)
+	for calls := 1<<8 - 3; calls <= 1<<8+3; calls++ {
+		data := make([]byte, 3*calls)
+		markers(data, calls)
+		for _, fn := range []string{"MaskReader", "MaskWriter"} {
+			s := streamCase{fn: fn, payload: data, key: keys[0], cuts: everyN(3, len(data)), align: calls & 63}
+			if err := count(c.checkStream(s, bufArena{&c.src, s.align})); err != nil {
+				return err
+			}
+		}
+	}
+	if c.has("MaskReader") || c.has("MaskWriter") {
+		r.Reach("stream calls=2^8±3")
+	}
+	return nil
+}

@@ -23,7 +23,8 @@ var positions = []int{4, 5, 6, 7, math.MaxInt >> 1, math.MaxInt>>1 + 3, -1, -2, 
 // fault at every offset, lengths past every piece size, and random
 // streams; then the boundary lengths up to 4 MiB, the key classes
 // crossed with lengths and phases, every pair of src and dst alignments,
-// a dst longer than src, and every overlap distance (domain.go). (Each
+// a dst longer than src, every overlap distance, and streams of 2^8 ± 3
+// calls (domain.go). (Each
 // part that came later comes after the others, so that the random source
 // draws for those as it did before it existed.)
 func (c *checker) exhaustive(r *equiv.Run) error {
@@ -35,7 +36,8 @@ func (c *checker) exhaustive(r *equiv.Run) error {
 		split bool
 	}{{c.grid, false}, {c.positions, false}, {c.allSplits, false}, {c.random, true},
 		{c.streamSplits, false}, {c.streamFaults, false}, {c.streamLong, false}, {c.streamRandom, true},
-		{c.sizes, false}, {c.keyCross, false}, {c.alignPairs, false}, {c.dstSlack, false}, {c.overlaps, false}}
+		{c.sizes, false}, {c.keyCross, false}, {c.alignPairs, false}, {c.dstSlack, false}, {c.overlaps, false},
+		{c.streamCalls, false}}
 	c.expectExhaustive(r)
 	for i, part := range parts {
 		if !part.split && !r.Mine(i) {
@@ -138,6 +140,9 @@ func (c *checker) expectExhaustive(r *equiv.Run) {
 	}
 	for _, kc := range keyClasses {
 		probes = append(probes, classProbe{kc.name, Input{Func: "Mask", Payload: b[:64], Key: kc.key}})
+	}
+	if c.has("MaskReader") || c.has("MaskWriter") {
+		probes = append(probes, classProbe{"stream calls=2^8±3", Input{Func: "MaskReader", Payload: b[:771], Splits: everyN(3, 771)}})
 	}
 	if c.impl.MaskCopy != nil {
 		cp := Input{Func: "MaskCopy", Payload: b[:64], Dst: b[64:200]}
