@@ -17,7 +17,8 @@ func (c *checker) exhaustive(r *equiv.Run) error {
 	for i, part := range []func(*equiv.Run) error{
 		c.shortVarints, c.widthVarints, c.randomVarints, c.appendValues,
 		c.streamVarints, c.withLenValues,
-		c.pnWindows, c.randomPNs, c.pnPanics,
+		c.pnWindows, c.pnEdges, c.randomPNs, c.pnPanics, c.intArguments,
+		c.fieldWidths, c.realSizes, c.versionLists, c.manyPackets, c.lateDCIDs,
 		c.optionBits, c.paddings, c.junkFirstBytes,
 		c.shortHeaders, c.longHeaders, c.cidLengths, c.lengthFields, c.coalesced,
 	} {

@@ -33,6 +33,9 @@ func drawIndex(t *rapid.T, name string, weights ...int) int {
 // each check.
 func datagramGen(t *rapid.T) ([]byte, int) {
 	n := 1 + drawIndex(t, "packets", 6, 3, 1)
+	if drawIndex(t, "packet count class", 9, 1) == 1 {
+		n = rapid.IntRange(4, 300).Draw(t, "many packets")
+	}
 	var d, firstDCID []byte
 	for i := range n {
 		p := packetGen(t, i, firstDCID)
@@ -69,15 +72,21 @@ func packetGen(t *rapid.T, i int, firstDCID []byte) PacketSpec {
 		p.DCID = bytesOf(cidLenGen(t, "dcidLen"), rapid.Byte().Draw(t, "dcid"))
 	}
 	p.SCID = bytesOf(cidLenGen(t, "scidLen"), 0x81)
+	n := rapid.IntRange(0, 48).Draw(t, "payload length")
+	if i < 2 {
+		// Large payloads in the first packets only: a datagram of
+		// hundreds of packets stays small.
+		n = sizeGen(t, "payload length", 48)
+	}
 	if drawIndex(t, "payload kind", 1, 1) == 0 {
-		p.Payload = bytesOf(rapid.IntRange(0, 48).Draw(t, "payload length"), 0x40)
+		p.Payload = bytesOf(n, 0x40)
 	} else {
-		p.Payload = rapid.SliceOfN(rapid.Byte(), 0, 48).Draw(t, "payload")
+		p.Payload = rapid.SliceOfN(rapid.Byte(), n, n).Draw(t, "payload")
 	}
 	p.LengthWidth = widthGen(t, "lengthWidth")
 	p.LengthDelta = deltaGen(t, "length", len(p.Payload), len(p.Payload))
 	if p.packetType() == quic.TypeInitial {
-		p.Token = rapid.SliceOfN(rapid.Byte(), 0, 8).Draw(t, "token")
+		p.Token = bytesOf(sizeGen(t, "token length", 8), 0x70)
 		p.TokenLenWidth = widthGen(t, "tokenLenWidth")
 		// The bytes after the Token Length field do not depend on the
 		// field's own value.
@@ -85,6 +94,35 @@ func packetGen(t *rapid.T, i int, firstDCID []byte) PacketSpec {
 		p.TokenLenDelta = deltaGen(t, "tokenLen", len(p.Token), len(built)-lay.token)
 	}
 	return p
+}
+
+// sizeGen draws a length by class first, so that every class is reached
+// whatever rapid's bias towards small values: up to small (the usual
+// case), up to 1500 (a datagram), or each side of 2^8 or 2^16.
+func sizeGen(t *rapid.T, name string, small int) int {
+	switch drawIndex(t, name+" class", 12, 3, 1, 1) {
+	case 1:
+		return rapid.IntRange(small+1, 1500).Draw(t, name)
+	case 2:
+		return 1<<8 + rapid.IntRange(-3, 3).Draw(t, name)
+	case 3:
+		return 1<<16 + rapid.IntRange(-3, 3).Draw(t, name)
+	}
+	return rapid.IntRange(0, small).Draw(t, name)
+}
+
+// sizeClass is the class of a datagram's length that the datagrams
+// property expects to reach.
+func sizeClass(n int) string {
+	switch {
+	case n < 64:
+		return "datagram < 64"
+	case n < 1200:
+		return "datagram 64..1199"
+	case n < 1<<16:
+		return "datagram 1200..2^16-1"
+	}
+	return "datagram >= 2^16"
 }
 
 // versionGen draws a version: mostly 1 or 2, else Version Negotiation, an

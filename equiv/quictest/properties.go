@@ -51,6 +51,7 @@ func (c *checker) properties(r *equiv.Run) error {
 		if err := r.Property("datagrams", n, c.datagramProperty(r)); err != nil {
 			return err
 		}
+		r.Expect(sizeClass(0), sizeClass(64), sizeClass(1200), sizeClass(1<<16))
 	}
 	if c.impl.ReadVarint != nil || c.impl.PeekVarint != nil || c.impl.AppendVarintWithLen != nil {
 		if err := r.Property("varint-helpers", n, c.helperProperty(r)); err != nil {
@@ -267,6 +268,7 @@ func (c *checker) varintRoundTrip(x uint64, w int, prefix []byte) (problem strin
 func (c *checker) datagramProperty(r *equiv.Run) func(t *rapid.T) error {
 	return func(t *rapid.T) error {
 		d, sdl := datagramGen(t)
+		r.Reach(sizeClass(len(d)))
 		ce, k := c.reads(d, sdl, c.place)
 		if ce == nil && k == 0 {
 			return equiv.ErrNotCompared // every input was excluded

@@ -173,7 +173,9 @@ func NewSuite(impl Impl) equiv.Suite {
 	s.Unchecked = impl.unchecked()
 	method := func(name string, run func(*checker, *equiv.Run) error) equiv.Method {
 		return equiv.Method{Name: name, Func: func(r *equiv.Run) error {
-			return run(newChecker(impl, r.Config()), r)
+			c := newChecker(impl, r.Config())
+			c.run = r
+			return run(c, r)
 		}}
 	}
 	exhaustive := method(equiv.MethodExhaustive, (*checker).exhaustive)
