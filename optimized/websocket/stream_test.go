@@ -2,6 +2,8 @@ package websocket
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"testing"
 )
 
@@ -79,3 +81,32 @@ func TestMaskWriterPieces(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
+
+// TestMaskWriterZeroCount: a writer that takes nothing is a short write
+// (io.ErrShortWrite, or its own error), not an invalid count, and the
+// position stays.
+func TestMaskWriterZeroCount(t *testing.T) {
+	key := [4]byte{0x37, 0xfa, 0x21, 0x3d}
+	broken := errors.New("broken")
+	for _, werr := range []error{nil, broken} {
+		var out bytes.Buffer
+		take := false
+		w := NewMaskWriter(writerFunc(func(b []byte) (int, error) {
+			if !take {
+				return 0, werr
+			}
+			return out.Write(b)
+		}), key)
+		want := werr
+		if want == nil {
+			want = io.ErrShortWrite
+		}
+		if n, err := w.Write([]byte("Hello")); n != 0 || err != want {
+			t.Errorf("Write over (0, %v) = %d, %v; want 0, %v", werr, n, err, want)
+		}
+		take = true
+		if n, err := w.Write([]byte("Hello")); n != 5 || err != nil || !bytes.Equal(out.Bytes(), []byte{0x7f, 0x9f, 0x4d, 0x51, 0x58}) {
+			t.Errorf("after (0, %v): Write = %d, %v, wrote % x; want RFC 6455 §5.7's 7f 9f 4d 51 58", werr, n, err, out.Bytes())
+		}
+	}
+}

@@ -135,6 +135,8 @@ func TestMaskWriterShortWrites(t *testing.T) {
 	}{
 		{"error", &shortWriter{room: 3, err: broken}, 3, broken, 0},
 		{"short count", &shortWriter{room: 2}, 2, io.ErrShortWrite, 0},
+		{"count 0", &shortWriter{room: 0}, 0, io.ErrShortWrite, 0},
+		{"count 0 with an error", &shortWriter{room: 0, err: broken}, 0, broken, 0},
 		{"count -1", &shortWriter{room: 9, count: new(-1)}, 0, ErrInvalidWrite, 0},
 		{"count len+1", &shortWriter{room: 9, count: new(6)}, 0, ErrInvalidWrite, 0},
 	} {
