@@ -112,7 +112,7 @@ func (c *checker) sizes(r *equiv.Run) error {
 				return err
 			}
 		}
-		r.Reach(boundaryClass(n))
+		r.ReachN(boundaryClass(n), 4)
 	}
 	for i, n := range hugeLens {
 		data := make([]byte, n)
@@ -168,6 +168,7 @@ func (c *checker) keyCross(r *equiv.Run) error {
 	count := tally(r)
 	data := make([]byte, 300)
 	for _, kc := range keyClasses {
+		before := r.Checked()
 		for n := 0; n <= len(data); n++ {
 			markers(data[:n], n+int(kc.key[3]))
 			for pos := range 4 {
@@ -178,7 +179,7 @@ func (c *checker) keyCross(r *equiv.Run) error {
 				}
 			}
 		}
-		r.ReachN(kc.name, 1)
+		r.ReachN(kc.name, r.Checked()-before)
 	}
 	return nil
 }
@@ -196,6 +197,7 @@ func (c *checker) alignPairs(r *equiv.Run) error {
 		return nil
 	}
 	count := tally(r)
+	before := r.Checked()
 	for _, n := range alignLens {
 		data := make([]byte, n)
 		markers(data, n)
@@ -210,7 +212,7 @@ func (c *checker) alignPairs(r *equiv.Run) error {
 			}
 		}
 	}
-	r.Reach("src×dst alignment pairs 64×64")
+	r.ReachN("src×dst alignment pairs 64×64", r.Checked()-before)
 	return nil
 }
 
@@ -224,6 +226,7 @@ func (c *checker) dstSlack(r *equiv.Run) error {
 		return nil
 	}
 	count := tally(r)
+	before := r.Checked()
 	data := make([]byte, 300)
 	for n := 0; n <= len(data); n++ {
 		markers(data[:n], 5*n)
@@ -236,7 +239,7 @@ func (c *checker) dstSlack(r *equiv.Run) error {
 			}
 		}
 	}
-	r.Reach("len(dst) > len(src)")
+	r.ReachN("len(dst) > len(src)", r.Checked()-before)
 	return nil
 }
 
@@ -266,16 +269,30 @@ func (c *checker) overlaps(r *equiv.Run) error {
 				slacks = append(slacks, 5) // no panic: the slack must stay
 			}
 			for _, slack := range slacks {
-				if err := count(c.checkOverlap(data, keys[1], n+d, d, slack)); err != nil {
+				ce, ok := c.checkOverlap(data, keys[1], n+d, d, slack)
+				if err := count(ce, ok); err != nil {
 					return err
+				}
+				if ok {
+					r.Reach(overlapClass(d, slack))
 				}
 			}
 		}
 	}
-	r.Reach("overlap: every distance, dst after src")
-	r.Reach("overlap: every distance, dst before src")
-	r.Reach("overlap: exact, dst longer")
 	return nil
+}
+
+// overlapClass names the class of dst at distance d from src.
+func overlapClass(d, slack int) string {
+	switch {
+	case d > 0:
+		return "overlap: every distance, dst after src"
+	case d < 0:
+		return "overlap: every distance, dst before src"
+	case slack > 0:
+		return "overlap: exact, dst longer"
+	}
+	return "overlap: exact"
 }
 
 // overlapDistance reports whether overlaps tries distance d at length n:
@@ -337,6 +354,7 @@ func sameTail(b []byte, n int) bool {
 // a streamer counting its calls in 8 bits wraps.
 func (c *checker) streamCalls(r *equiv.Run) error {
 	count := tally(r)
+	before := r.Checked()
 	for calls := 1<<8 - 3; calls <= 1<<8+3; calls++ {
 		data := make([]byte, 3*calls)
 		markers(data, calls)
@@ -347,8 +365,8 @@ func (c *checker) streamCalls(r *equiv.Run) error {
 			}
 		}
 	}
-	if c.has("MaskReader") || c.has("MaskWriter") {
-		r.Reach("stream calls=2^8±3")
+	if n := r.Checked() - before; n > 0 {
+		r.ReachN("stream calls=2^8±3", n)
 	}
 	return nil
 }

@@ -104,7 +104,7 @@ func (c *checker) positions(r *equiv.Run) error {
 		}
 	}
 	for _, pos := range all {
-		r.Reach(posClass(pos))
+		r.ReachN(posClass(pos), GridLen+1) // one check of each length
 	}
 	return nil
 }

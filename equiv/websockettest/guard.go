@@ -48,9 +48,7 @@ func (c *checker) guard(r *equiv.Run) error {
 				}
 			}
 		}
-		for _, e := range edges {
-			r.Reach("buffer " + e.name)
-		}
+		r.ReachN("buffers ending and starting at a guard page", r.Checked())
 		return c.guardStreams(count, []edge{{"ending at a guard page", g3.Tail}, {"starting at a guard page", g3.Head}})
 	}, GridLen, GridLen, GridLen+4)
 }
