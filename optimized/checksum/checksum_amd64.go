@@ -11,15 +11,28 @@ import "golang.org/x/sys/cpu"
 // well: turning AVX2 off turns off every vector kernel, as it does in
 // optimized/websocket.
 var (
-	hasAVX512 = cpu.X86.HasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
-	hasAVX2   = cpu.X86.HasAVX2
+	cpuFeatures = features{avx2: cpu.X86.HasAVX2, avx512f: cpu.X86.HasAVX512F, avx512bw: cpu.X86.HasAVX512BW}
+	hasAVX512   = cpuFeatures.avx512()
+	hasAVX2     = cpuFeatures.avx2
 )
 
+// features are the CPU features the variants need, as
+// golang.org/x/sys/cpu reports them.
+type features struct{ avx2, avx512f, avx512bw bool }
+
+// avx512 reports whether a CPU with f may run the AVX-512 kernel: it needs
+// AVX512F, AVX512BW and, for its VEX-encoded Y-register instructions, AVX2.
+func (f features) avx512() bool { return f.avx2 && f.avx512f && f.avx512bw }
+
 // impls lists the variants of this build, best first.
-func impls() []Impl {
+func impls() []Impl { return implsFor(cpuFeatures) }
+
+// implsFor lists the variants of this build, best first, available as a
+// CPU with f allows.
+func implsFor(f features) []Impl {
 	return []Impl{
-		{Name: "avx512", Available: hasAVX512, Sum: sumAVX512},
-		{Name: "avx2", Available: hasAVX2, Sum: sumAVX2},
+		{Name: "avx512", Available: f.avx512(), Sum: sumAVX512},
+		{Name: "avx2", Available: f.avx2, Sum: sumAVX2},
 		{Name: "generic", Available: true, Sum: sumGeneric},
 	}
 }
@@ -41,8 +54,9 @@ func sumAVX512(b []byte, initial uint16) uint16 {
 // sumAVX2 works like sumGeneric. It requires AVX2.
 //
 // The kernel sums the 32-byte blocks, in chunks of at most maxChunk bytes
-// (its overflow bound); the last 0-31 bytes are summed by Sum's short-input
-// path, which is plain Go and never dispatches.
+// (its overflow bound); the last 0-31 bytes, at an even offset, are summed
+// by sumTail, in plain Go. Nothing here goes through Sum's dispatch, so the
+// variant is checked on its own.
 func sumAVX2(b []byte, initial uint16) uint16 {
 	acc := uint64(swap16(initial))
 	for len(b) >= 32 {
@@ -50,7 +64,7 @@ func sumAVX2(b []byte, initial uint16) uint16 {
 		acc = addEAC(acc, sumKernelAVX2(b[:n]))
 		b = b[n:]
 	}
-	return Sum(b, swap16(fold64(acc)))
+	return swap16(fold64(addEAC(acc, sumTail(b))))
 }
 
 // sumKernelAVX512 returns a value ≡ the sum of the little-endian 16-bit

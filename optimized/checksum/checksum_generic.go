@@ -56,8 +56,30 @@ func sumGeneric(b []byte, initial uint16) uint16 {
 		// the running total exact mod 0xFFFF across any number of chunks.
 		acc = addEAC(acc, a0+a1+a2+a3)
 	}
-	// Fewer than smallMax bytes remain, at an even offset, so the sum so
-	// far (folded and swapped back to big-endian) is their initial value.
-	// Sum sums them in plain Go, without dispatching.
-	return Sum(b, swap16(fold64(acc)))
+	// Fewer than 64 bytes remain, at an even offset. sumTail sums them
+	// here, not Sum: the variant never goes through dispatch, so a bug in
+	// its tail shows in this variant.
+	return swap16(fold64(addEAC(acc, sumTail(b))))
+}
+
+// sumTail returns the sum of the little-endian 32-bit words of b (a last
+// partial word zero-padded on the right), ≡ the sum of its 16-bit words
+// (mod 0xFFFF) and zero only if b is all zero. It is the tail of the
+// generic and AVX2 variants: b lies at an even offset of their input (a
+// multiple of 32), so an odd last byte is the low byte of a little-endian
+// word, the high byte of a big-endian one. It is given fewer than 64 bytes,
+// but its int length and uint64 sum hold for any length below 2^34 words.
+func sumTail(b []byte) uint64 {
+	var s uint64
+	for ; len(b) >= 4; b = b[4:] {
+		s += uint64(binary.LittleEndian.Uint32(b))
+	}
+	if len(b) >= 2 {
+		s += uint64(binary.LittleEndian.Uint16(b))
+		b = b[2:]
+	}
+	if len(b) == 1 {
+		s += uint64(b[0])
+	}
+	return s
 }

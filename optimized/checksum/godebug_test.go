@@ -26,7 +26,7 @@ func TestGODEBUG(t *testing.T) {
 				avail = append(avail, i.Name)
 			}
 		}
-		fmt.Printf("available=%s\n", strings.Join(avail, ","))
+		fmt.Printf("available=%s\nchosen=%s\n", strings.Join(avail, ","), chosen)
 		return
 	}
 	if runtime.GOARCH != "amd64" || testing.Short() {
@@ -45,7 +45,10 @@ func TestGODEBUG(t *testing.T) {
 		{"", hasAVX512, hasAVX2},
 		{"cpu.avx512f=off", false, hasAVX2},
 		{"cpu.avx512bw=off", false, hasAVX2},
+		{"cpu.avx512f=off,cpu.avx512bw=off", false, hasAVX2},
 		{"cpu.avx2=off", false, false},
+		{"cpu.avx2=off,cpu.avx512f=off", false, false},
+		{"cpu.avx2=off,cpu.avx512bw=off", false, false},
 		{"cpu.all=off", false, false},
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestGODEBUG$")
@@ -55,6 +58,7 @@ func TestGODEBUG(t *testing.T) {
 			t.Fatalf("GODEBUG=%s: %v", tc.godebug, err)
 		}
 		got := string(out)
+		checkChosen(t, tc.godebug, got, tc.avx512, tc.avx2, real)
 		for name, may := range map[string]bool{"avx512": tc.avx512, "avx2": tc.avx2, "generic": true} {
 			has := strings.Contains(got, name+",") || strings.Contains(got, name+"\n")
 			if has && !may || !has && may && (real || name == "generic") {
@@ -62,4 +66,24 @@ func TestGODEBUG(t *testing.T) {
 			}
 		}
 	}
+}
+
+// checkChosen checks the variant a child reports Sum dispatches to: the
+// best one it may have (where the real CPU is known), and never one the
+// GODEBUG setting turned off.
+func checkChosen(t *testing.T, godebug, out string, avx512, avx2, real bool) {
+	t.Helper()
+	_, chosen, _ := strings.Cut(out, "chosen=")
+	chosen, _, _ = strings.Cut(chosen, "\n")
+	want := "generic"
+	switch {
+	case avx512:
+		want = "avx512"
+	case avx2:
+		want = "avx2"
+	}
+	if chosen == want || !real && (chosen == "avx2" && avx2 || chosen == "generic") {
+		return
+	}
+	t.Errorf("GODEBUG=%s: Sum dispatches to %q, want %q", godebug, chosen, want)
 }
