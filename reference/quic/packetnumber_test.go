@@ -20,6 +20,20 @@ func TestDecodePacketNumberVectors(t *testing.T) {
 		{math.MaxUint64, 0x12345678, 4, 0x12345678},
 		{math.MaxUint64, 0xff, 1, 0xff},
 		{0, 0x1ff, 1, 0xff}, // only the low 8*pnLen bits of truncated count
+		// The window edges of the wide windows, worked by hand from
+		// Appendix A.3: candidate = expected - pn_hwin goes up a window,
+		// candidate = expected + pn_hwin stays, and the 2^62 guard is
+		// strict for every pnLen.
+		{0x7fffff, 0, 3, 0x1000000},                   // expected 0x800000, candidate 0 = expected - pn_hwin
+		{0x7ffffe, 0, 3, 0},                           // candidate 0 = expected - pn_hwin + 1
+		{0xffffffff, 0x80000000, 4, 0x180000000},      // expected 2^32, candidate = expected + pn_hwin
+		{0xfffffffe, 0x80000000, 4, 0x80000000},       // expected 2^32-1, candidate 2^31: inside
+		{0x100000000, 0x80000000, 4, 0x180000000},     // expected 2^32+1, candidate = expected + pn_hwin - 1
+		{1<<62 - 1<<31 - 1, 0, 4, 1<<62 - 1<<32},      // candidate = 2^62 - pn_win: not moved up
+		{1<<62 - 1<<23 - 1, 0, 3, 1<<62 - 1<<24},      // the same for 3 bytes
+		{1<<62 - 1<<31 - 1, 0xffffffff, 4, 1<<62 - 1}, // the last packet number
+		{0, 0x80000000, 4, 0x80000000},                // largest 0: candidate = expected + pn_hwin - 1
+		{0, 0x80000001, 4, 0x80000001},                // candidate = expected + pn_hwin: stays (below pn_win)
 	} {
 		if got := DecodePacketNumber(v.largest, v.truncated, v.pnLen); got != v.want {
 			t.Errorf("DecodePacketNumber(%#x, %#x, %d) = %#x, want %#x", v.largest, v.truncated, v.pnLen, got, v.want)
