@@ -132,6 +132,10 @@ func addPNSeeds(f equiv.F) {
 		{1 << 62, 0, 1},                 // panics
 		{0, 0, 0},                       // panics
 		{1<<62 - 1, 0xffffffff, 4},
+		{0x7fffff, 0, 3},            // candidate = expected - pn_hwin, 3 bytes
+		{0xffffffff, 0x80000000, 4}, // candidate = expected + pn_hwin, 4 bytes
+		{1<<62 - 1<<31 - 1, 0, 4},   // candidate = 2^62 - pn_win, 4 bytes
+		{0, 0x80000001, 4},          // largest 0, the upper edge
 	} {
 		f.Add(c.largest, c.truncated, c.pnLen)
 	}
@@ -204,32 +208,82 @@ func (s fuzzSpec) encode() []byte {
 // FuzzQUICStructured describes: the packet of a fuzzSpec filled from
 // data, then, while data lasts, a coalesced copy (bit 0 of the next
 // byte), up to three byte flips (bits 1-2: that many positions and XOR
-// masks) and a truncation (bit 3, at the position that follows).
+// masks) and a truncation (bit 3, at the position that follows), and
+// last, if data lasts, a shape byte and a signed delta d (shaped) that
+// reach the suite's size classes. Inputs that end before the shape byte
+// decode as they did before it existed.
 func decodeStructured(data []byte) ([]byte, int) {
 	c := fuzzheaders.NewConsumer(data)
 	var s fuzzSpec
 	_ = c.GenerateStruct(&s) // a short input leaves the rest zero
 	p, sdl := s.packet()
-	d := p.Append(nil)
 	b, err := c.GetByte()
 	if err != nil {
-		return d, sdl
+		return p.Append(nil), sdl
 	}
-	if b&1 != 0 {
-		d = p.Append(d)
+	type flip struct {
+		pos  uint16
+		mask byte
 	}
+	var flips []flip
 	for range b >> 1 & 3 {
 		pos, err1 := c.GetUint16()
 		mask, err2 := c.GetByte()
-		if err1 != nil || err2 != nil || len(d) == 0 {
+		if err1 != nil || err2 != nil {
 			break
 		}
-		d[int(pos)%len(d)] ^= mask
+		flips = append(flips, flip{pos, mask})
 	}
-	if cut, err := c.GetUint16(); err == nil && b&8 != 0 {
+	cut, cutErr := c.GetUint16()
+	shape, _ := c.GetByte()
+	delta, _ := c.GetByte()
+	d := shaped(p, shape, int8(delta), b&1 != 0)
+	for _, f := range flips {
+		if len(d) == 0 {
+			break
+		}
+		d[int(f.pos)%len(d)] ^= f.mask
+	}
+	if cutErr == nil && b&8 != 0 {
 		d = d[:int(cut)%(len(d)+1)]
 	}
 	return d, sdl
+}
+
+// shaped builds p's datagram (twice if twice), changed by the shape byte:
+// bits 0-1 repeat the packet to 2^8 + d%4 - 1 packets (1), or set its
+// Length to 2^16 + d (2) or 2^32 + d (3); bits 2-3 grow the Payload to
+// 2^10 + d bytes (a Version Negotiation list of 2^8 versions) (1), 2^16 +
+// d (2) or 2^18 + d (2^16 versions) (3); bit 4 grows the Token to 2^16 + d
+// bytes and bit 5 sets the Token Length to 2^16 + d.
+func shaped(p PacketSpec, shape byte, d int8, twice bool) []byte {
+	if n := []int{0, 1 << 10, 1 << 16, 1 << 18}[shape>>2&3]; n > 0 {
+		p.Payload = bytesOf(n+int(d), 0x40)
+	}
+	if shape&0x10 != 0 {
+		p.Token = bytesOf(1<<16+int(d), 0x70)
+	}
+	switch shape & 3 {
+	case 2:
+		p.LengthDelta = 1<<16 + int64(d) - int64(len(p.Payload))
+	case 3:
+		p.LengthDelta = 1<<32 + int64(d) - int64(len(p.Payload))
+	}
+	if shape&0x20 != 0 {
+		p.TokenLenDelta = 1<<16 + int64(d) - int64(len(p.Token))
+	}
+	copies := 1
+	if twice {
+		copies = 2
+	}
+	if shape&3 == 1 {
+		copies = 1<<8 + int(d&3) - 1
+	}
+	var out []byte
+	for range copies {
+		out = p.Append(out)
+	}
+	return out
 }
 
 // structuredSeeds are FuzzQUICStructured's seeds: RFC 9001's client
@@ -253,6 +307,19 @@ func structuredSeeds() [][]byte {
 		{First: 0x80, VersionClass: 2, DCID: dcid, Payload: []byte{0, 0, 0, 1, 0x6b, 0x33, 0x43, 0xcf}},
 	} {
 		seeds = append(seeds, s.encode(), append(s.encode(), 3, 0, 7, 0, 0xff)) // coalesced twice, byte 7 flipped
+	}
+	// The size classes: 256 Handshake packets, a Length of 2^16 and of
+	// 2^32+20 in a short packet, 256 and 65536 versions, a 2^16-byte
+	// token and a Token Length of 2^16+3 (after no flip, and a cut of 3
+	// bytes, two and the byte order, not applied).
+	hs := fuzzSpec{First: 0xe0, VersionClass: 0, DCID: dcid, Payload: pad[:1], ShortDCIDLen: 8}
+	vn := fuzzSpec{First: 0x80, VersionClass: 2, DCID: dcid}
+	initial := fuzzSpec{First: 0xc0, VersionClass: 0, DCID: dcid, Token: []byte{1}, Payload: pad}
+	for _, sh := range []struct {
+		spec         fuzzSpec
+		shape, delta byte
+	}{{hs, 0x01, 1}, {hs, 0x02, 0}, {hs, 0x03, 20}, {vn, 0x04, 0}, {vn, 0x0c, 0}, {initial, 0x10, 0}, {initial, 0x20, 3}} {
+		seeds = append(seeds, append(sh.spec.encode(), 0, 0, 0, 0, sh.shape, sh.delta))
 	}
 	return seeds
 }
