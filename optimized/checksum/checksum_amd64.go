@@ -44,11 +44,12 @@ func implsFor(f features) []Impl {
 // its overflow bound, adds initial, folds, and swaps to big-endian order.
 func sumAVX512(b []byte, initial uint16) uint16 {
 	acc := uint64(swap16(initial))
-	for len(b) > maxChunk {
-		acc = addEAC(acc, sumKernelAVX512(b[:maxChunk]))
-		b = b[maxChunk:]
+	for len(b) != 0 {
+		n := min(len(b), maxChunk)
+		acc = addEAC(acc, sumKernelAVX512(b[:n]))
+		b = b[n:]
 	}
-	return swap16(fold64(addEAC(acc, sumKernelAVX512(b))))
+	return swap16(fold64(acc))
 }
 
 // sumAVX2 works like sumGeneric. It requires AVX2.
@@ -59,12 +60,13 @@ func sumAVX512(b []byte, initial uint16) uint16 {
 // variant is checked on its own.
 func sumAVX2(b []byte, initial uint16) uint16 {
 	acc := uint64(swap16(initial))
-	for len(b) >= 32 {
-		n := min(len(b), maxChunk) &^ 31
-		acc = addEAC(acc, sumKernelAVX2(b[:n]))
-		b = b[n:]
+	blocks, tail := b[:len(b)&^31], b[len(b)&^31:]
+	for len(blocks) != 0 {
+		n := min(len(blocks), maxChunk) &^ 31
+		acc = addEAC(acc, sumKernelAVX2(blocks[:n]))
+		blocks = blocks[n:]
 	}
-	return swap16(fold64(addEAC(acc, sumTail(b))))
+	return swap16(fold64(addEAC(acc, sumTail(tail))))
 }
 
 // sumKernelAVX512 returns a value ≡ the sum of the little-endian 16-bit

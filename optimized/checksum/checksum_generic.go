@@ -26,10 +26,11 @@ var maxChunk = 1 << 30
 // RFC 1071 §2(B) allows.
 func sumGeneric(b []byte, initial uint16) uint16 {
 	acc := uint64(swap16(initial))
-	for len(b) >= 64 {
-		n := min(len(b), maxChunk) &^ 63
-		chunk := b[:n]
-		b = b[n:]
+	blocks, tail := b[:len(b)&^63], b[len(b)&^63:]
+	for len(blocks) != 0 {
+		n := min(len(blocks), maxChunk) &^ 63
+		chunk := blocks[:n]
+		blocks = blocks[n:]
 		var a0, a1, a2, a3 uint64
 		for len(chunk) >= 64 {
 			// Sixteen 32-bit words at offsets that are multiples of 4, so
@@ -59,7 +60,7 @@ func sumGeneric(b []byte, initial uint16) uint16 {
 	// Fewer than 64 bytes remain, at an even offset. sumTail sums them
 	// here, not Sum: the variant never goes through dispatch, so a bug in
 	// its tail shows in this variant.
-	return swap16(fold64(addEAC(acc, sumTail(b))))
+	return swap16(fold64(addEAC(acc, sumTail(tail))))
 }
 
 // sumTail returns the sum of the little-endian 32-bit words of b (a last
