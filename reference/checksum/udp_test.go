@@ -146,3 +146,18 @@ func TestPut(t *testing.T) {
 		t.Errorf("Put(nil) = true")
 	}
 }
+
+// TestUDPHeaderOnly: a datagram of exactly the 8-byte header (no data) is
+// valid. 0400 0035 0008 over v4src → v4dst: the pseudo-header sums to
+// c0a8 + 0001 + c0a8 + 00c7 + 0011 + 0008 = 0x18231 → 0x8232, the header
+// to 0x043d, together 0x866f: the checksum is 0x7990.
+func TestUDPHeaderOnly(t *testing.T) {
+	seg := []byte{0x04, 0x00, 0x00, 0x35, 0x00, 0x08, 0x79, 0x90}
+	if !VerifyUDP(v4src, v4dst, seg) {
+		t.Errorf("VerifyUDP(8-byte datagram, checksum 0x7990) = false, want true")
+	}
+	seg[7]++
+	if VerifyUDP(v4src, v4dst, seg) {
+		t.Errorf("VerifyUDP(8-byte datagram, checksum 0x7991) = true, want false")
+	}
+}
