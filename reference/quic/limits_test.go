@@ -41,3 +41,61 @@ func TestMaxInputLen(t *testing.T) {
 			h.Type(), len(h.Packet()), h.PNOffset(), len(h.DCID()), err)
 	}
 }
+
+// TestWidthEdges pins, with values worked from RFC 9000 §12.2, §16 and
+// §17.2 and RFC 8999 §6, the length-like quantities at the integer widths
+// a narrow counter would get wrong, so that a bug both trees shared would
+// fail here.
+func TestWidthEdges(t *testing.T) {
+	dcid := make([]byte, 20)
+	for i := range dcid {
+		dcid[i] = byte(0x11 + i)
+	}
+	late := append([]byte(nil), dcid...)
+	late[19] ^= 0x80
+	payload := make([]byte, 24)
+	hs := func(id []byte) []byte { return longHeader(0xe0, Version1, id, nil, append([]byte{24}, payload...)...) }
+	// §12.2: the second packet's DCID differs in its last byte only.
+	var got []error
+	for _, err := range Packets(append(hs(dcid), hs(late)...), 20) {
+		got = append(got, err)
+	}
+	if len(got) != 2 || got[0] != nil || got[1] != ErrDCIDMismatch {
+		t.Errorf("Packets(20-byte DCIDs differing at byte 19) = %v, want [nil ErrDCIDMismatch]", got)
+	}
+	// 256 coalesced Handshake packets with an empty payload, then zero
+	// padding: 256 packets too short for a sample, then the padding.
+	tiny := longHeader(0xe0, Version1, dcid[:8], nil, 0)
+	var d []byte
+	for range 256 {
+		d = append(d, tiny...)
+	}
+	n, last := 0, error(nil)
+	for _, err := range Packets(append(d, 0, 0, 0), 8) {
+		n, last = n+1, err
+	}
+	if n != 257 || last != ErrTrailingBytes {
+		t.Errorf("Packets(256 packets + 3 zero bytes) yielded %d, last %v; want 257, ErrTrailingBytes", n, last)
+	}
+	// RFC 8999 §6: a list of 256 versions is 1024 bytes, a multiple of 4.
+	vn := longHeader(0x80, VersionNegotiation, dcid[:8], nil, make([]byte, 1024)...)
+	if h, err := ParseHeader(vn, 8); err != nil || len(h.SupportedVersions()) != 1024 {
+		t.Errorf("ParseHeader(VN with 256 versions) = %d bytes of versions, %v; want 1024, nil", len(h.SupportedVersions()), err)
+	}
+	// §17.2: a Length of 2^16+20 (0x80010014) past a 24-byte payload, and
+	// a Token Length of 2^32+5 (0xc000000100000005) before a 5-byte token.
+	length := longHeader(0xe0, Version1, dcid[:8], nil, append([]byte{0x80, 0x01, 0x00, 0x14}, payload...)...)
+	if _, err := ParseHeader(length, 8); err != ErrLengthExceedsDatagram {
+		t.Errorf("ParseHeader(Length 2^16+20, 24 bytes left) = %v, want ErrLengthExceedsDatagram", err)
+	}
+	token := longHeader(0xc0, Version1, dcid[:8], nil, append([]byte{0xc0, 0, 0, 1, 0, 0, 0, 5, 1, 2, 3, 4, 5, 24}, payload...)...)
+	if _, err := ParseHeader(token, 8); err != ErrTruncated {
+		t.Errorf("ParseHeader(Token Length 2^32+5, 5-byte token) = %v, want ErrTruncated", err)
+	}
+	// shortDCIDLen whose low byte or low 32 bits are valid.
+	for _, sdl := range []uint64{264, 1<<32 + 8} {
+		if _, err := ParseHeader(hs(dcid), int(sdl)); int(sdl) != 8 && err != ErrInvalidArgument {
+			t.Errorf("ParseHeader(shortDCIDLen=%d) = %v, want ErrInvalidArgument", int(sdl), err)
+		}
+	}
+}
