@@ -12,10 +12,12 @@ import "github.com/equivcheck/equivcheck/equiv"
 // segment (so that it reads the whole of it), IPv4 at even lengths and IPv6
 // at odd ones.
 func runGuard(c *checker, r *equiv.Run) error {
+	r.Expect(guardClasses[:]...)
 	return r.Guarded(func(gs []*equiv.Guarded) error {
 		data := make([]byte, GridLen)
 		for n := 0; n <= GridLen; n++ {
-			for _, tail := range []bool{true, false} {
+			for i, tail := range []bool{true, false} {
+				r.Reach(guardClasses[i])
 				s := site{g: gs[0], tail: tail}
 				b := data[:n]
 				fillRandom(0x80)(r.Rand(), b, 0)
@@ -33,6 +35,13 @@ func runGuard(c *checker, r *equiv.Run) error {
 		return nil
 	}, GridLen)
 }
+
+// guardClasses are the two edges the guard method places inputs at: its
+// end against the unmapped page after it (the start then runs through
+// every alignment as the length does), and its start just after the
+// unmapped page before it (the start page-aligned, the end at every
+// alignment).
+var guardClasses = [2]string{"guard: ending at an unmapped page", "guard: starting after an unmapped page"}
 
 // guardHelpers checks Put (if len(b) <= 3) and VerifyUDP on b, refilled, at
 // s.

@@ -33,6 +33,7 @@ var vectors = []vector{
 // examples (runHelperVectors).
 func runVectors(c *checker, r *equiv.Run) error {
 	for _, v := range vectors {
+		r.Expect("vector: " + v.source)
 		if got := ref.Sum(v.data, 0); got != v.sum {
 			return r.Errorf("reference Sum(%x) = %#04x, want %#04x (%s): the oracle is wrong", v.data, got, v.sum, v.source)
 		}
@@ -48,6 +49,7 @@ func runVectors(c *checker, r *equiv.Run) error {
 		if ce := oddBoundaries(c, v); ce != nil {
 			return r.Fail(ce)
 		}
+		r.Reach("vector: " + v.source)
 	}
 	// RFC 1624 §4: HC 0xDD2F, m 0x5555 → m' 0x3285 gives HC' 0x0000 by
 	// Eqn. 3 (RFC 1141's Eqn. 2 gives 0xFFFF).
