@@ -112,9 +112,10 @@ func guardSides(g *equiv.Guarded) []guardSide {
 
 // guardWithLen fills a reserved field in place, as AppendVarintWithLen is
 // used to: a prefix of 0 or 3 bytes whose buffer has room for exactly the
-// n bytes appended, ending at an unmapped page, for each width and the
-// smallest and largest value it holds. A store past the n bytes (one
-// 8-byte store for any width, say) faults.
+// n bytes appended, ending at an unmapped page and starting just after
+// one, for each width and the smallest and largest value it holds. A
+// store past the n bytes (one 8-byte store for any width, say), or before
+// the buffer, faults.
 func (c *checker) guardWithLen(r *equiv.Run, g *equiv.Guarded) error {
 	if c.impl.AppendVarintWithLen == nil {
 		return nil
@@ -126,12 +127,16 @@ func (c *checker) guardWithLen(r *equiv.Run, g *equiv.Guarded) error {
 				if c.skip(in) {
 					continue
 				}
-				tail := g.Tail(len(prefix) + w)
-				copy(tail, prefix)
-				if ce := c.withLenAt(prefix, tail[:len(prefix)], v, w, true); ce != nil {
-					return r.Fail(note(ce, "filling a field that ends at a guard page"))
+				for _, side := range []struct {
+					name string
+					buf  []byte
+				}{{"ends", g.Tail(len(prefix) + w)}, {"starts", g.Head(len(prefix) + w)}} {
+					copy(side.buf, prefix)
+					if ce := c.withLenAt(prefix, side.buf[:len(prefix)], v, w, true); ce != nil {
+						return r.Fail(note(ce, "filling a field whose buffer %s at a guard page", side.name))
+					}
+					r.Count(1)
 				}
-				r.Count(1)
 			}
 		}
 	}
