@@ -61,6 +61,9 @@ func (c *checker) guard(r *equiv.Run) error {
 		if err := c.guardPadding(r, g); err != nil {
 			return err
 		}
+		if c.impl.readsDatagrams() {
+			r.Expect("ending at a guard page", "starting at a guard page")
+		}
 		return c.guardWithLen(r, g)
 	}, max(maxLen, 1200+maxPad))
 }
@@ -153,6 +156,9 @@ func (c *checker) guardAt(r *equiv.Run, g *equiv.Guarded, in named, n int) error
 			return r.Fail(note(ce, "%s a guard page from=%q trunc=%d", side.name, in.name, n))
 		}
 		r.Count(k)
+		if n == len(in.data) {
+			r.Reach(side.name + " a guard page")
+		}
 	}
 	return nil
 }

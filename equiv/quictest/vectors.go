@@ -215,8 +215,26 @@ func (c *checker) packetVectors(r *equiv.Run) error {
 		if err := c.sweep(r, b, v.ShortDCIDLen, "vector "+v.Name); err != nil {
 			return err
 		}
+		r.Reach(vectorClass(h.Type(), v.Grease))
+	}
+	if c.impl.readsDatagrams() {
+		var want []string
+		for _, t := range []quic.PacketType{quic.TypeInitial, quic.Type0RTT, quic.TypeHandshake, quic.TypeRetry,
+			quic.TypeVersionNegotiation, quic.TypeUnsupportedVersion, quic.Type1RTT} {
+			want = append(want, vectorClass(t, false))
+		}
+		r.Expect(append(want, vectorClass(0, true))...)
 	}
 	return nil
+}
+
+// vectorClass names a packet vector's class for the domain: its packet
+// type, or greased (RFC 9287).
+func vectorClass(t quic.PacketType, grease bool) string {
+	if grease {
+		return "vector greased"
+	}
+	return "vector " + t.String()
 }
 
 // badPacketVectors checks datagrams with one problem each (or two, for
