@@ -48,6 +48,23 @@ func TestMaxInputLen(t *testing.T) {
 				}
 			}
 			at := hugeInput([]byte{0x41}, ref.MaxInputLen)
+			for _, opts := range []quic.Options{0, quic.GreaseQUICBit} {
+				got, gerr := impl.ParseHeaderWith(at, 8, opts)
+				want, werr := ref.ParseHeaderWith(at, 8, opts)
+				if gerr != werr || got.Type() != want.Type() || uint64(len(got.Packet())) != ref.MaxInputLen || got.PNOffset() != want.PNOffset() {
+					t.Errorf("ParseHeaderWith(1-RTT, len=MaxInputLen, opts=%d) = %v len %d pn %d, %v; want %v pn %d, %v",
+						opts, got.Type(), len(got.Packet()), got.PNOffset(), gerr, want.Type(), want.PNOffset(), werr)
+				}
+				n := 0
+				for h, err := range impl.PacketsWith(at, 8, opts) {
+					if n++; err != nil || uint64(len(h.Packet())) != ref.MaxInputLen {
+						t.Errorf("PacketsWith(1-RTT, len=MaxInputLen, opts=%d) yielded %v len %d, %v; want the whole input, nil", opts, h.Type(), len(h.Packet()), err)
+					}
+				}
+				if n != 1 {
+					t.Errorf("PacketsWith(1-RTT, len=MaxInputLen, opts=%d) yielded %d packets, want 1", opts, n)
+				}
+			}
 			got, gerr := impl.ParseHeader(at, 8)
 			want, werr := ref.ParseHeader(at, 8)
 			if gerr != werr || got.Type() != want.Type() || uint64(len(got.Packet())) != ref.MaxInputLen || got.PNOffset() != want.PNOffset() {
