@@ -65,10 +65,11 @@ func TestMaxInputLen(t *testing.T) {
 					t.Errorf("PacketsWith(1-RTT, len=MaxInputLen, opts=%d) yielded %d packets, want 1", opts, n)
 				}
 			}
-			// A 1-RTT packet, and a long header of a version this package
-			// does not know (opaque after its CIDs): both run to the end of
-			// the input without reading it.
-			for _, first := range [][]byte{{0x41}, {0xc0, 0xff, 0, 0, 0x1d, 1, 0xaa, 0}} {
+			// A 1-RTT packet and a long header of a version this package
+			// does not know (opaque after its CIDs), which both run to the
+			// end of the input without reading it, and a short header with
+			// the Fixed Bit cleared (the slow path's own length check).
+			for _, first := range [][]byte{{0x41}, {0xc0, 0xff, 0, 0, 0x1d, 1, 0xaa, 0}, {0x01}} {
 				at := hugeInput(first, ref.MaxInputLen)
 				got, gerr := impl.ParseHeader(at, 8)
 				want, werr := ref.ParseHeader(at, 8)
