@@ -95,7 +95,7 @@ func trailing(rest []byte) Header {
 
 // allZero reports whether every byte of b is 0, 8 bytes at a time.
 func allZero(b []byte) bool {
-	for len(b) >= 8 {
+	for len(b) > 7 {
 		if binary.LittleEndian.Uint64(b) != 0 {
 			return false
 		}

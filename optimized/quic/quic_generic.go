@@ -35,7 +35,7 @@ import (
 func parseVarintGeneric(b []byte) (v uint64, n int, err error) {
 	if len(b) >= 8 {
 		v = binary.BigEndian.Uint64(b)
-	} else if len(b) >= 4 {
+	} else if len(b) > 3 {
 		v = uint64(binary.BigEndian.Uint32(b)) << 32
 	} else {
 		for i, c := range b {
@@ -122,7 +122,7 @@ func parseHeaderGeneric(b []byte, shortDCIDLen int) (Header, error) {
 	n := uint(shortDCIDLen)
 	if n <= MaxCIDLen && len(b) > 0 && uint64(len(b)) <= ref.MaxInputLen {
 		first := b[0]
-		if first&0xc0 == 0x40 && uint(len(b)) >= n+1+shortMin {
+		if first&0xc0 == 0x40 && uint(len(b)) > n+shortMin {
 			return ref.NewHeader(b[:len(b):len(b)], Type1RTT, first&0x20 != 0, int(n), 0, int(n+1)), nil
 		}
 		if first&0x80 != 0 {
@@ -134,7 +134,9 @@ func parseHeaderGeneric(b []byte, shortDCIDLen int) (Header, error) {
 
 // parseShortSlow handles everything parseHeaderGeneric's fast path does
 // not, except long headers: a bad argument, empty input, and short headers
-// that are invalid or too short.
+// that are invalid or too short. A short header with a valid argument and
+// the Fixed Bit set comes here only when the fast path's length check
+// failed, so it is too short for the sample.
 func parseShortSlow(b []byte, shortDCIDLen int) (Header, error) {
 	if uint(shortDCIDLen) > MaxCIDLen || uint64(len(b)) > ref.MaxInputLen {
 		return Header{}, ErrInvalidArgument
@@ -149,11 +151,7 @@ func parseShortSlow(b []byte, shortDCIDLen int) (Header, error) {
 	if len(b) < pn {
 		return Header{}, ErrTruncated
 	}
-	h := ref.NewHeader(b[:len(b):len(b)], Type1RTT, b[0]&0x20 != 0, shortDCIDLen, 0, pn)
-	if len(b)-pn < shortMin {
-		return h, ErrPacketTooShort
-	}
-	return h, nil
+	return ref.NewHeader(b[:len(b):len(b)], Type1RTT, b[0]&0x20 != 0, shortDCIDLen, 0, pn), ErrPacketTooShort
 }
 
 // longTypes maps (version is 2)<<2 | Long Packet Type bits to the packet
@@ -219,10 +217,10 @@ func parseLong(b []byte, grease bool) (Header, error) {
 			return Header{}, err
 		}
 		off += uint(n)
-		if uint64(uint(len(b))-off) < tl {
-			return Header{}, ErrTruncated
-		}
-		off += uint(tl)
+		// A Token running past the end leaves no byte for the Length,
+		// whose read then fails with ErrTruncated: the error of a
+		// truncated Token, one comparison fewer.
+		off += uint(min(tl, uint64(uint(len(b))-off)))
 	}
 	length, n, err := parseVarintGeneric(b[off:])
 	if err != nil {
