@@ -99,3 +99,34 @@ func TestWidthEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldPresence pins the error of a header cut just after each field
+// whose presence is checked, where the next check would answer
+// differently if the cut were taken for a field further on (RFC 9000
+// §17.2, §17.3.1; the order of errors is docs/quic.md's).
+func TestFieldPresence(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		b    []byte
+		sdl  int
+		want error
+	}{
+		// A short header's DCID cut anywhere: ErrTruncated.
+		{"short, DCID of 8 cut at 6", []byte{0x41, 1, 2, 3, 4, 5, 6}, 8, ErrTruncated},
+		{"short, DCID of 8 cut at 7", []byte{0x41, 1, 2, 3, 4, 5, 6, 7}, 8, ErrTruncated},
+		{"short, DCID of 20 cut at 19", append([]byte{0x41}, make([]byte, 19)...), 20, ErrTruncated},
+		// A version 1 long header of exactly 5 bytes has its Version: the
+		// Fixed Bit is checked before the missing DCID Length.
+		{"long, Version complete, Fixed Bit 0", []byte{0x80, 0, 0, 0, 1}, 0, ErrFixedBitClear},
+		{"long, Version cut", []byte{0x80, 0, 0, 0}, 0, ErrTruncated},
+		// A DCID Length byte of 21 is checked before the DCID it announces
+		// is found missing.
+		{"long, DCID Length 21 alone", []byte{0xc0, 0, 0, 0, 1, 21}, 0, ErrCIDTooLong},
+		{"long, SCID Length 21 alone", []byte{0xc0, 0, 0, 0, 1, 0, 21}, 0, ErrCIDTooLong},
+	} {
+		h, err := ParseHeader(tc.b, tc.sdl)
+		if err != tc.want || h.Type() != TypeNone {
+			t.Errorf("%s: ParseHeader(%x, %d) = %v, %v; want the zero Header, %v", tc.name, tc.b, tc.sdl, h.Type(), err, tc.want)
+		}
+	}
+}
