@@ -130,3 +130,45 @@ func TestFieldPresence(t *testing.T) {
 		}
 	}
 }
+
+// TestGreasedPadding pins RFC 9000 §14.1 padding under GreaseQUICBit,
+// where zero bytes parse as a 1-RTT packet too short for a sample: a rest
+// of zeros is trailing bytes, a rest that parses and holds no zero byte is
+// a packet.
+func TestGreasedPadding(t *testing.T) {
+	first := []byte{0x41}
+	for range 24 {
+		first = append(first, 0x5a)
+	}
+	second := append([]byte(nil), first...) // no zero byte anywhere
+	type item struct {
+		t   PacketType
+		n   int
+		err error
+	}
+	for _, tc := range []struct {
+		name string
+		d    []byte
+		want []item
+	}{
+		{"Handshake then zeros", append(append([]byte{}, longHeader(0xe0, Version1, nil, nil, 0)...), 0, 0, 0),
+			[]item{{TypeHandshake, 8, ErrPacketTooShort}, {TypeNone, 3, ErrTrailingBytes}}},
+		{"Handshake then a 1-RTT without zeros", append(longHeader(0xe0, Version1, nil, nil, 0), second...),
+			[]item{{TypeHandshake, 8, ErrPacketTooShort}, {Type1RTT, len(second), nil}}},
+	} {
+		var got []item
+		for h, err := range PacketsWith(tc.d, 0, GreaseQUICBit) {
+			got = append(got, item{h.Type(), len(h.Packet()), err})
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: PacketsWith(%x, 0, GreaseQUICBit) = %v, want %v", tc.name, tc.d, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%s: PacketsWith(%x, 0, GreaseQUICBit) = %v, want %v", tc.name, tc.d, got, tc.want)
+				break
+			}
+		}
+	}
+}

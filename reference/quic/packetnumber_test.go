@@ -34,6 +34,7 @@ func TestDecodePacketNumberVectors(t *testing.T) {
 		{1<<62 - 1<<31 - 1, 0xffffffff, 4, 1<<62 - 1}, // the last packet number
 		{0, 0x80000000, 4, 0x80000000},                // largest 0: candidate = expected + pn_hwin - 1
 		{0, 0x80000001, 4, 0x80000001},                // candidate = expected + pn_hwin: stays (below pn_win)
+		{1<<62 - 1, 0xff, 1, 1<<62 - 1},               // largest 2^62-1 is valid: the last packet number again
 	} {
 		if got := DecodePacketNumber(v.largest, v.truncated, v.pnLen); got != v.want {
 			t.Errorf("DecodePacketNumber(%#x, %#x, %d) = %#x, want %#x", v.largest, v.truncated, v.pnLen, got, v.want)
