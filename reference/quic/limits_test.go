@@ -172,3 +172,27 @@ func TestGreasedPadding(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenBounds pins Token's reading of the Token Length again, at its
+// bounds: a Token that ends right before a 1-byte Length field is the
+// Token; changed after parsing to one byte longer, it would cover the
+// Length field, and Token is nil; one byte shorter, it is that prefix.
+func TestTokenBounds(t *testing.T) {
+	token := []byte{0xa1, 0xa2, 0xa3, 0xa4, 0xa5}
+	rest := append(append([]byte{byte(len(token))}, token...), 24)
+	b := longHeader(0xc0, Version1, []byte{1, 2, 3, 4}, []byte{5, 6}, append(rest, make([]byte, 24)...)...)
+	h, err := ParseHeader(b, 0)
+	if err != nil || string(h.Token()) != string(token) {
+		t.Fatalf("ParseHeader: Token %x, %v; want %x, nil", h.Token(), err, token)
+	}
+	at := 7 + 4 + 2 // the Token Length byte
+	for _, tc := range []struct {
+		tokenLen byte
+		want     []byte
+	}{{5, token}, {6, nil}, {7, nil}, {4, token[:4]}, {0, []byte{}}} {
+		b[at] = tc.tokenLen
+		if got := h.Token(); string(got) != string(tc.want) || (got == nil) != (tc.want == nil) {
+			t.Errorf("Token Length changed to %d after parsing: Token = %x (nil %v), want %x (nil %v)", tc.tokenLen, got, got == nil, tc.want, tc.want == nil)
+		}
+	}
+}
