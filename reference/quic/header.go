@@ -159,15 +159,13 @@ func parseLongHeader(b []byte, grease bool) (Header, error) {
 		return Header{}, ErrCIDTooLong
 	}
 	//   Destination Connection ID (0..2040),
-	if len(b)-off < dcidLen {
+	//   Source Connection ID Length (8),
+	//
+	// Both present: the DCID and the byte after it.
+	if len(b)-off < dcidLen+1 {
 		return Header{}, ErrTruncated
 	}
 	off += dcidLen
-
-	//   Source Connection ID Length (8),
-	if len(b)-off < 1 {
-		return Header{}, ErrTruncated
-	}
 	scidLen := int(b[off])
 	off++
 	if scidLen > maxCIDLen {
