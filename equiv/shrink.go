@@ -5,8 +5,15 @@ import "bytes"
 // shrinkBudget bounds the calls a minimization makes.
 const shrinkBudget = 4000
 
+// prefixTries is the longest prefix ShrinkBytes tries before removing
+// chunks.
+const prefixTries = 64
+
 // ShrinkBytes returns a smaller input on which fails still holds: it
-// removes ever smaller chunks (halves, quarters, … single bytes), then
+// first tries the shortest prefixes (up to prefixTries bytes; a bug that
+// shows on a short prefix is found there whatever the input's length, where
+// chunk removal could spend the budget on a long input before reaching
+// it), then removes ever smaller chunks (halves, quarters, … single bytes), then
 // pairs of adjacent bytes (a single-byte removal changes the length's
 // parity, which an odd-length bug needs), then zeroes the bytes that
 // remain, keeping each change only if the input still fails, within a
@@ -15,6 +22,12 @@ const shrinkBudget = 4000
 // every counterexample with it before reporting.
 func ShrinkBytes(data []byte, fails func([]byte) bool) []byte {
 	s := &shrinker{d: bytes.Clone(data), fails: fails, budget: shrinkBudget}
+	for n := range min(len(s.d), prefixTries+1) {
+		if s.try(s.d[:n:n]) {
+			s.d = s.d[:n]
+			break
+		}
+	}
 	for chunk := len(s.d) / 2; chunk >= 1; chunk /= 2 {
 		s.remove(chunk)
 	}
