@@ -1,0 +1,5 @@
+//go:build !(race || msan || asan)
+
+package quic_test
+
+const checkptr = false
