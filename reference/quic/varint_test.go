@@ -55,6 +55,31 @@ func TestAppendVarintVectors(t *testing.T) {
 // varintBoundaries are the values at which the encoding length changes.
 var varintBoundaries = []uint64{0, 1, 63, 64, 16383, 16384, 1<<30 - 1, 1 << 30, 1<<62 - 1}
 
+// TestVarintLenRanges pins VarintLen to the ranges of RFC 9000 §16,
+// Table 4 (1 byte up to 63, 2 up to 16383, 4 up to 1073741823, 8 up to
+// 4611686018427387903) at both ends of each, and the panic past the last:
+// a round trip alone cannot tell a boundary moved by one, since
+// AppendVarint encodes with whatever length VarintLen says.
+func TestVarintLenRanges(t *testing.T) {
+	for _, tc := range []struct {
+		v uint64
+		n int
+	}{
+		{0, 1}, {63, 1}, {64, 2}, {16383, 2}, {16384, 4},
+		{1073741823, 4}, {1073741824, 8}, {4611686018427387903, 8},
+	} {
+		if got := VarintLen(tc.v); got != tc.n {
+			t.Errorf("VarintLen(%d) = %d, want %d", tc.v, got, tc.n)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("VarintLen(2^62) did not panic")
+		}
+	}()
+	VarintLen(1 << 62)
+}
+
 func TestVarintRoundTrip(t *testing.T) {
 	check := func(v uint64) {
 		t.Helper()
