@@ -7,10 +7,12 @@ import (
 )
 
 // TestMaxInputLen pins the one length limit no suite can allocate: an
-// input of MaxInputLen+1 bytes is ErrInvalidArgument before any byte is
-// read, in every parser; one of MaxInputLen bytes holding a 1-RTT packet
-// parses, and its Header keeps its 40-bit offsets (the slice beyond the
-// first bytes is not memory: a parser that read it would crash).
+// input of 2^40 bytes is ErrInvalidArgument before any byte is read, in
+// every parser; one of 2^40-1 bytes holding a 1-RTT packet parses, and its
+// Header keeps its 40-bit offsets (the slice beyond the first bytes is not
+// memory: a parser that read it would crash). The lengths are written out
+// rather than taken from MaxInputLen: a Header keeps the packet number
+// offset in 40 bits, so the limit is 2^40-1 and no other value.
 func TestMaxInputLen(t *testing.T) {
 	if strconv.IntSize < 64 {
 		t.Skip("a slice longer than 2^40 bytes needs a 64-bit int")
@@ -18,29 +20,30 @@ func TestMaxInputLen(t *testing.T) {
 	if checkptr {
 		t.Skip("checkptr (-race, -msan, -asan) rejects a slice longer than its allocation")
 	}
+	limit := uint64(1)<<40 - 1 // a variable: 2^40 overflows a 32-bit int
 	buf := make([]byte, 64)
 	buf[0] = 0x41
-	over := unsafe.Slice(&buf[0], MaxInputLen+1)
+	over := unsafe.Slice(&buf[0], limit+1)
 	if _, err := ParseHeader(over, 8); err != ErrInvalidArgument {
-		t.Errorf("ParseHeader(len=MaxInputLen+1) = %v, want ErrInvalidArgument", err)
+		t.Errorf("ParseHeader(len=2^40) = %v, want ErrInvalidArgument", err)
 	}
 	for _, opts := range []Options{0, GreaseQUICBit} {
 		if _, err := ParseHeaderWith(over, 8, opts); err != ErrInvalidArgument {
-			t.Errorf("ParseHeaderWith(len=MaxInputLen+1, %d) = %v, want ErrInvalidArgument", opts, err)
+			t.Errorf("ParseHeaderWith(len=2^40, %d) = %v, want ErrInvalidArgument", opts, err)
 		}
 		n := 0
 		for h, err := range PacketsWith(over, 8, opts) {
 			if n++; err != ErrInvalidArgument || h.Type() != TypeNone {
-				t.Errorf("PacketsWith(len=MaxInputLen+1, %d) yielded %v, %v, want ErrInvalidArgument", opts, h.Type(), err)
+				t.Errorf("PacketsWith(len=2^40, %d) yielded %v, %v, want ErrInvalidArgument", opts, h.Type(), err)
 			}
 		}
 		if n != 1 {
-			t.Errorf("PacketsWith(len=MaxInputLen+1, %d) yielded %d items, want 1", opts, n)
+			t.Errorf("PacketsWith(len=2^40, %d) yielded %d items, want 1", opts, n)
 		}
 	}
-	h, err := ParseHeader(over[:MaxInputLen], 8)
-	if err != nil || h.Type() != Type1RTT || uint64(len(h.Packet())) != MaxInputLen || h.PNOffset() != 9 || len(h.DCID()) != 8 {
-		t.Errorf("ParseHeader(1-RTT, len=MaxInputLen) = %v len %d pn %d dcid %d, %v; want 1-RTT, the whole input, offset 9, 8-byte DCID, nil",
+	h, err := ParseHeader(over[:limit], 8)
+	if err != nil || h.Type() != Type1RTT || uint64(len(h.Packet())) != limit || h.PNOffset() != 9 || len(h.DCID()) != 8 {
+		t.Errorf("ParseHeader(1-RTT, len=2^40-1) = %v len %d pn %d dcid %d, %v; want 1-RTT, the whole input, offset 9, 8-byte DCID, nil",
 			h.Type(), len(h.Packet()), h.PNOffset(), len(h.DCID()), err)
 	}
 }
