@@ -54,7 +54,9 @@ func TestStreamRFC6455Vector(t *testing.T) {
 			prev := 0
 			for i := 1; i <= 5; i++ {
 				if i == 5 || split&(1<<(i-1)) != 0 {
-					w.Write([]byte("Hello")[prev:i])
+					if n, err := w.Write([]byte("Hello")[prev:i]); n != i-prev || err != nil {
+						t.Errorf("split %04b: Write(%q) = %d, %v; want %d, <nil>", split, []byte("Hello")[prev:i], n, err, i-prev)
+					}
 					prev = i
 				}
 			}
@@ -97,7 +99,9 @@ func TestMaskReaderInvalidCount(t *testing.T) {
 
 // shortWriter takes at most room octets in all, returning err (which may
 // be nil) with a short count, or returns count, if set, from its first
-// call.
+// call. From its tenth call on it returns errTooManyCalls, so that a Write
+// which kept retrying a writer that takes nothing fails instead of never
+// returning.
 type shortWriter struct {
 	out   bytes.Buffer
 	room  int
@@ -106,8 +110,13 @@ type shortWriter struct {
 	calls int
 }
 
+var errTooManyCalls = errors.New("shortWriter: called 10 times")
+
 func (s *shortWriter) Write(b []byte) (int, error) {
 	s.calls++
+	if s.calls >= 10 {
+		return 0, errTooManyCalls
+	}
 	if s.count != nil {
 		c := *s.count
 		s.count = nil
