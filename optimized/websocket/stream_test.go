@@ -84,14 +84,21 @@ func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
 
 // TestMaskWriterZeroCount: a writer that takes nothing is a short write
 // (io.ErrShortWrite, or its own error), not an invalid count, and the
-// position stays.
+// position stays. The writer fails from its tenth call on, so that a Write
+// which kept retrying it fails instead of never returning.
 func TestMaskWriterZeroCount(t *testing.T) {
 	key := [4]byte{0x37, 0xfa, 0x21, 0x3d}
 	broken := errors.New("broken")
+	tooMany := errors.New("called 10 times")
 	for _, werr := range []error{nil, broken} {
 		var out bytes.Buffer
 		take := false
+		calls := 0
 		w := NewMaskWriter(writerFunc(func(b []byte) (int, error) {
+			calls++
+			if calls >= 10 {
+				return 0, tooMany
+			}
 			if !take {
 				return 0, werr
 			}
