@@ -23,7 +23,7 @@ const prefixTries = 64
 func ShrinkBytes(data []byte, fails func([]byte) bool) []byte {
 	s := &shrinker{d: bytes.Clone(data), fails: fails, budget: shrinkBudget}
 	for n := range min(len(s.d), prefixTries+1) {
-		if s.try(s.d[:n:n]) {
+		if s.try(bytes.Clone(s.d[:n])) {
 			s.d = s.d[:n]
 			break
 		}

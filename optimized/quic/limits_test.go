@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/equivcheck/equivcheck/internal/checkptr"
 	"github.com/equivcheck/equivcheck/optimized/quic"
 	ref "github.com/equivcheck/equivcheck/reference/quic"
 )
@@ -29,7 +30,7 @@ func TestMaxInputLen(t *testing.T) {
 	if strconv.IntSize < 64 {
 		t.Skip("a slice longer than 2^40 bytes needs a 64-bit int")
 	}
-	if checkptr {
+	if checkptr.Enabled {
 		t.Skip("checkptr (-race, -msan, -asan) rejects a slice longer than its allocation")
 	}
 	for _, impl := range quic.Impls() {

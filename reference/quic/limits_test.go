@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"testing"
 	"unsafe"
+
+	"github.com/equivcheck/equivcheck/internal/checkptr"
 )
 
 // TestMaxInputLen pins the one length limit no suite can allocate: an
@@ -17,7 +19,7 @@ func TestMaxInputLen(t *testing.T) {
 	if strconv.IntSize < 64 {
 		t.Skip("a slice longer than 2^40 bytes needs a 64-bit int")
 	}
-	if checkptr {
+	if checkptr.Enabled {
 		t.Skip("checkptr (-race, -msan, -asan) rejects a slice longer than its allocation")
 	}
 	limit := uint64(1)<<40 - 1 // a variable: 2^40 overflows a 32-bit int

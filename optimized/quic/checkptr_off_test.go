@@ -1,5 +1,0 @@
-//go:build !(race || msan || asan)
-
-package quic_test
-
-const checkptr = false
