@@ -7,49 +7,13 @@ import (
 	ref "github.com/equivcheck/equivcheck/reference/quic"
 )
 
-// parseVarintGeneric works like the reference ParseVarint.
-//
-// It reads the first bytes of b into the top of a big-endian word x: all 8
-// at once when 8 remain, else the first 4 with one 32-bit load when 4 to 7
-// remain (enough for every encoding that can fit), else the 1 to 3 bytes
-// one at a time. The two top bits of x, x>>62, are log2 of the length n,
-// and the value is x with those bits shifted out, then shifted right by
-// 64 - 8n (56, 48, 32 or 0): no branch depends on the length. An empty b
-// reads as a 1-byte encoding and fails the length check like any other
-// short input.
-//
-// The 32-bit load is what makes a varint near the end of a packet (the
-// last frame's length) as fast as one in the middle: gathering 4 to 7
-// bytes one by one took up to 3.9 ns for a 4-byte varint at the end of its
-// buffer against quicvarint's 1.7 (issue 12; BenchmarkSweepVarint in
-// bench/sweep_test.go measures every distance from the end).
-//
-// The function is small enough to be inlined (inlining cost 69 of 80), and
-// so is the exported ParseVarint around it (77). Being inlined is most of
-// its speed against quicvarint.Parse, which is not (cost 115):
-// BenchmarkParseVarint here, BenchmarkVarint in bench/quic_test.go. Check
-// with go build -gcflags=-m=2 after any change. Replacing the byte loop
-// for 1 to 3 bytes by loads without a loop costs 73 at best, and the 8 of
-// the ParseVarint wrapper then put it over the budget: that case is still
-// slower than quicvarint (docs/performance.md).
-func parseVarintGeneric(b []byte) (v uint64, n int, err error) {
-	if len(b) >= 8 {
-		v = binary.BigEndian.Uint64(b)
-	} else if len(b) > 3 {
-		v = uint64(binary.BigEndian.Uint32(b)) << 32
-	} else {
-		for i, c := range b {
-			v |= uint64(c) << (56 - 8*uint(i))
-		}
-	}
-	n = 1 << (v >> 62)
-	if len(b) < n {
-		return 0, 0, ErrTruncated
-	}
-	// Shift the two length bits out, then the bytes after the encoding.
-	v <<= 2
-	v >>= 66 - 8*n
-	return
+// parseVarintGeneric is the generic variant of ParseVarint. It calls
+// ParseVarint, which holds the code itself rather than calling a variant as
+// the other exported functions do: a wrapper adds 8 to the inlining cost,
+// and the body needs 73 of the 80 (see ParseVarint). Being the only
+// variant, it tests the same code.
+func parseVarintGeneric(b []byte) (uint64, int, error) {
+	return ParseVarint(b)
 }
 
 // varintLenGeneric works like the reference VarintLen.
@@ -212,7 +176,7 @@ func parseLong(b []byte, grease bool) (Header, error) {
 	case TypeRetry:
 		return parseRetryFast(b, off, int(dl), int(sl))
 	case TypeInitial:
-		tl, n, err := parseVarintGeneric(b[off:])
+		tl, n, err := ParseVarint(b[off:])
 		if err != nil {
 			return Header{}, err
 		}
@@ -222,7 +186,7 @@ func parseLong(b []byte, grease bool) (Header, error) {
 		// truncated Token, one comparison fewer.
 		off += uint(min(tl, uint64(uint(len(b))-off)))
 	}
-	length, n, err := parseVarintGeneric(b[off:])
+	length, n, err := ParseVarint(b[off:])
 	if err != nil {
 		return Header{}, err
 	}
