@@ -4,11 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
-
-	"github.com/equivcheck/equivcheck/optimized/checksum"
-	"github.com/equivcheck/equivcheck/optimized/websocket"
-	"github.com/gobwas/ws"
-	gvisorchecksum "gvisor.dev/gvisor/pkg/tcpip/checksum"
 )
 
 // Floors: what the machine itself costs where a target of issue 12 is out
@@ -29,21 +24,8 @@ func BenchmarkFloorMask(b *testing.B) {
 		zeros := sweepBuf(size, 0)
 		clear(zeros)
 		name := fmt.Sprintf("size=%d", size)
-		b.Run(name+"/impl=equivcheck", func(b *testing.B) {
-			b.SetBytes(int64(size))
-			pos := 0
-			for b.Loop() {
-				pos = websocket.Mask(in, key, pos)
-			}
-		})
-		b.Run(name+"/impl=gobwas", func(b *testing.B) {
-			b.SetBytes(int64(size))
-			pos := 0
-			for b.Loop() {
-				ws.Cipher(in, key, pos)
-				pos = (pos + size) & 3
-			}
-		})
+		b.Run(name+"/impl=equivcheck", benchMask(in, key))
+		b.Run(name+"/impl=gobwas", benchCipher(in, key))
 		b.Run(name+"/impl=clear", func(b *testing.B) {
 			b.SetBytes(int64(size))
 			for b.Loop() {
@@ -72,18 +54,8 @@ func BenchmarkFloorChecksum(b *testing.B) {
 	for _, size := range []int{20, 40, 64, 128, 192, 256, 320, 384} {
 		in := buf[:size]
 		name := fmt.Sprintf("size=%d", size)
-		b.Run(name+"/impl=equivcheck", func(b *testing.B) {
-			b.SetBytes(int64(size))
-			for b.Loop() {
-				checksum.Sum(in, 0)
-			}
-		})
-		b.Run(name+"/impl=gvisor", func(b *testing.B) {
-			b.SetBytes(int64(size))
-			for b.Loop() {
-				gvisorchecksum.Checksum(in, 0)
-			}
-		})
+		b.Run(name+"/impl=equivcheck", benchSum(in))
+		b.Run(name+"/impl=gvisor", benchGvisor(in))
 		b.Run(name+"/impl=call", func(b *testing.B) {
 			b.SetBytes(int64(size))
 			for b.Loop() {
