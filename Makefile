@@ -27,9 +27,10 @@ libfuzzer:
 bench:
 	$(GO) test ./optimized/... -run '^$$' -bench . -benchtime $(BENCHTIME) -count $(COUNT) | tee bench-optimized.txt
 
-# Against the Go peers (gvisor, gobwas/ws, quic-go), in the nested module bench/.
+# Against the Go peers (gvisor, gobwas/ws, quic-go), in the nested module
+# bench/; the sweeps are bench-sweep's.
 bench-peers:
-	cd bench && $(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -count $(COUNT) | tee ../bench-peers.txt
+	cd bench && $(GO) test -run '^$$' -bench . -skip '^BenchmarkSweep' -benchtime $(BENCHTIME) -count $(COUNT) | tee ../bench-peers.txt
 
 # Every pair against its peers over a dense size grid (bench/sweep_test.go),
 # about 11 minutes: raw output, benchstat table and CSV per pair in
@@ -45,6 +46,12 @@ bench-sweep:
 		$(BENCHSTAT) -format csv -col /impl $$f.txt > $$f.csv || exit 1; \
 	done
 	cd bench && $(GO) run ./cmd/plot -out ../docs/perf ../docs/perf/sweep-*.csv | tee ../docs/perf/sweep-summary.txt
+	# The floors (bench/floor_test.go), COUNT runs of one each, interleaved.
+	rm -f docs/perf/floor.txt
+	for i in $$(seq $(COUNT)); do \
+		(cd bench && $(GO) test -run '^$$' -bench '^BenchmarkFloor' -benchtime 50ms -count 1 .) >> docs/perf/floor.txt || exit 1; \
+	done
+	$(BENCHSTAT) -col /impl docs/perf/floor.txt > docs/perf/floor-benchstat.txt
 
 # The release gate; LEVEL=standard or deep for the larger domains.
 gate:
