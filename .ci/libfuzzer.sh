@@ -87,9 +87,9 @@ target_runs() {
 run_target() {
   local bin=$1 t
   t=$(basename "$bin")
-  local runs
-  runs=$(target_runs "$t")
-  local log="$work/$t.log" args=(-runs="$runs" -print_final_stats=1 -timeout=25 -rss_limit_mb=2560
+  local want
+  want=$(target_runs "$t")
+  local log="$work/$t.log" args=(-runs="$want" -print_final_stats=1 -timeout=25 -rss_limit_mb=2560
     -artifact_prefix="$work/crash-$t-")
   [ -f "$work/out/$t.dict" ] && args+=(-dict="$work/out/$t.dict")
   mkdir -p "$work/corpus/$t" "$work/seeds/$t"
@@ -100,9 +100,10 @@ run_target() {
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   cov=$(grep -o 'DONE *cov: [0-9]* ft: [0-9]*' "$log" | sed 's/DONE *//')
   seeds=$(find "$work/seeds/$t" -type f | wc -l)
-  if [ "$rc" != 0 ] || [ "${execs:-0}" -lt "$runs" ]; then
+  # "! -ge", not "-lt": a count that is not a number fails the target.
+  if [ "$rc" != 0 ] || ! [ "${execs:-0}" -ge "$want" ]; then
     grep -v -E '^(INFO:|#[0-9]+ )' "$log" | head -60
-    echo "libfuzzer: $t FAILED (exit $rc, ${execs:-0} of $runs executions in $secs s)"
+    echo "libfuzzer: $t FAILED (exit $rc, ${execs:-0} of $want executions in $secs s)"
     local c
     for c in "$work/crash-$t-"*; do
       [ -e "$c" ] || continue
