@@ -157,14 +157,16 @@ func Impls() []Impl {
 // (RFC 9000 §16) and returns its value and encoded length (1, 2, 4 or 8).
 // Non-minimal encodings are accepted. Short input gives 0, 0, ErrTruncated.
 func ParseVarint(b []byte) (v uint64, n int, err error) {
-	// The first bytes of b go to the top of a big-endian word v, with one
-	// load: all 8 when 8 remain; else the first 4 when 4 to 7 remain
-	// (enough for every encoding that can fit), the first 2 when 2 or 3
-	// remain, the only one when 1 does. The two top bits of v, v>>62, are
-	// log2 of the length n, and the value is v with those bits shifted out,
-	// then shifted right by 64 - 8n (56, 48, 32 or 0): no branch depends on
-	// the length. An empty b reads as a 1-byte encoding and fails the
-	// length check like any other short input.
+	// The first bytes of b go to the top of a big-endian word v: all 8
+	// with one load when 8 remain; else the first 4 with one 32-bit load
+	// when 4 to 7 remain (enough for every encoding that can fit); else,
+	// with 1 to 3 left, b[0] and b[len(b)/2], which is b[1] whenever a
+	// second byte exists (the only other byte a 1- or 2-byte encoding can
+	// need; a longer one fails the length check). The two top bits of v,
+	// v>>62, are log2 of the length n, and the value is v with those bits
+	// shifted out, then shifted right by 64 - 8n (56, 48, 32 or 0): no
+	// branch depends on the length. An empty b reads as a 1-byte encoding
+	// and fails the length check like any other short input.
 	//
 	// No loop and no byte-by-byte gathering: a varint near the end of a
 	// packet (the last frame's length) costs about what one in the middle
@@ -172,13 +174,13 @@ func ParseVarint(b []byte) (v uint64, n int, err error) {
 	// 4-byte varint at the end of its buffer against quicvarint's 1.7, and
 	// 1 to 3 bytes 1.8 to 2.6 ns against its 1.5 (issue 12;
 	// BenchmarkSweepVarint in bench/sweep_test.go measures every distance
-	// from the end). Two byte loads, b[0] and b[len(b)/2], cost 3 less of
-	// the inlining budget than the 16-bit load and its extra branch, but
-	// measured 0.3-0.4 ns slower at every distance, in the same run.
+	// from the end). A 16-bit load for 2 or 3 bytes and a byte load for 1,
+	// in either order, measured the same at 1 to 3 bytes left (1.69-1.77
+	// ns, one run, each input in its own aligned buffer) and cost 76.
 	//
 	// This body is the generic variant's code, written here rather than
 	// called, because being inlined into the caller is most of its speed
-	// against quicvarint.Parse (not inlinable, cost 115): it costs 76 of
+	// against quicvarint.Parse (not inlinable, cost 115): it costs 73 of
 	// the inliner's budget of 80, and a wrapper around it would not fit.
 	// TestInlined (inline_test.go) checks that it and the header parser's
 	// calls to it are inlined.
@@ -186,10 +188,8 @@ func ParseVarint(b []byte) (v uint64, n int, err error) {
 		v = binary.BigEndian.Uint64(b)
 	} else if len(b) > 3 {
 		v = uint64(binary.BigEndian.Uint32(b)) << 32
-	} else if len(b) > 1 {
-		v = uint64(binary.BigEndian.Uint16(b)) << 48
 	} else if len(b) != 0 {
-		v = uint64(b[0]) << 56
+		v = uint64(b[0])<<56 | uint64(b[len(b)>>1])<<48
 	}
 	n = 1 << (v >> 62)
 	if len(b) < n {
