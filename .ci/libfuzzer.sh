@@ -4,9 +4,8 @@
 # builder image's compile_native_go_fuzzer (go-118-fuzz-build, then clang
 # with libFuzzer and AddressSanitizer, as in OSS-Fuzz's address build).
 # Each binary then runs LIBFUZZER_RUNS executions (default 100000; FuzzMask
-# a fifth of that, see target_runs) from its
-# seed corpus, with its dictionary, LIBFUZZER_JOBS binaries at a time (one
-# per CPU by default). Fails if a target does not build, crashes, or stops
+# a fifth of that, see target_runs) from its seed corpus, with its
+# dictionary, LIBFUZZER_JOBS binaries at a time (one per CPU by default). Fails if a target does not build, crashes, or stops
 # short of its executions; prints executions and time per target. Without
 # clang on PATH it says so and exits 0.
 #
