@@ -51,6 +51,8 @@ var charts = []chart{
 	{"SweepMask", "sweep-mask.svg", "WebSocket masking: peer time / equivcheck time", "size", "payload size (bytes)", true,
 		[]target{{"gobwas", 1.5, 1024, 65536, "1.5× gobwas, 1–64 KiB"}, {"gobwas", 1, 1 << 20, 4<<20 + 1, "≥ gobwas, ≥ 1 MiB"},
 			{"gobwas", 1, 1, 4<<20 + 1, "no dip"}, {"copy", 1 / 1.5, 16, 125, "≤ 1.5× copy, 16–125 B"}}},
+	{"SweepMaskCopy", "sweep-maskcopy.svg", "WebSocket MaskCopy: copy time / equivcheck time", "size", "payload size (bytes)", true,
+		[]target{{"copy", 1 / 1.5, 16, 125, "≤ 1.5× copy, 16–125 B"}}},
 	{"SweepVarint", "sweep-varint.svg", "QUIC varint: quicvarint time / equivcheck time", "tail", "bytes after the encoding", false,
 		[]target{{"quicgo", 1.3, 0, 8, "1.3× quicvarint"}}},
 	{"SweepHeader", "sweep-header.svg", "QUIC header: copy20 time / equivcheck time", "cid", "connection ID length (bytes)", false,
