@@ -98,6 +98,14 @@ func maskCopyAVX512(dst, src []byte, key [4]byte, pos int) int {
 //go:noescape
 func xorKey(dst, src []byte, key uint32, pos int) int
 
+// xorKeyCopy is the body of MaskCopy: checkCopy's checks, with badShortDst
+// or badOverlap for a failed one instead of a panic, then xorKey. key is
+// the masking key as MaskCopy receives it: in memory, its 4 octets are the
+// little-endian word xorKey takes.
+//
+//go:noescape
+func xorKeyCopy(dst, src []byte, key [4]byte, pos int) int
+
 // xorKeyShort works like xorKeyGeneric for len(src) <= 128, without the
 // length check (see xorKeyAVX2). It is the straight-line short path of every
 // amd64 variant.

@@ -57,6 +57,42 @@ avx2:
 generic:
 	JMP ·xorKeyGeneric(SB)
 
+// func xorKeyCopy(dst, src []byte, key [4]byte, pos int) int
+//
+// xorKeyCopy is the body of MaskCopy: checkCopy's two checks, in its
+// order, then xorKey with the same arguments (key's 4 octets, read as a
+// little-endian word, are xorKey's key). A failed check returns badShortDst
+// (-2) or badOverlap (-1), and MaskCopy panics with its message.
+TEXT ·xorKeyCopy(SB), NOSPLIT, $0-72
+	MOVQ src_len+32(FP), BX
+	CMPQ dst_len+8(FP), BX
+	JLT  shortDst
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	CMPQ DI, SI
+	JEQ  checked
+
+	// Nothing overlaps an empty src; otherwise dst[:n] and src overlap
+	// inexactly when d-s+(n-1) < 2n-1, unsigned, as in inexact.
+	TESTQ BX, BX
+	JZ    checked
+	SUBQ  SI, DI
+	LEAQ  -1(DI)(BX*1), DI
+	LEAQ  -1(BX)(BX*1), SI
+	CMPQ  DI, SI
+	JCS   overlap
+
+checked:
+	JMP ·xorKey(SB)
+
+shortDst:
+	MOVQ $-2, ret+64(FP)
+	RET
+
+overlap:
+	MOVQ $-1, ret+64(FP)
+	RET
+
 // func xorKeyShort(dst, src []byte, key uint32, pos int) int
 // Requires: AVX2 for 32 < len(src) when useAVX2 is set
 //

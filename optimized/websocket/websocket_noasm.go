@@ -2,10 +2,24 @@
 
 package websocket
 
+import "encoding/binary"
+
 // archImpls returns no SIMD variants: this build uses maskGeneric only.
 func archImpls() []Impl { return nil }
 
 // xorKey is the body of Mask and MaskCopy: xorKeyGeneric on this build.
 func xorKey(dst, src []byte, key uint32, pos int) int {
 	return xorKeyGeneric(dst, src, key, pos)
+}
+
+// xorKeyCopy is the body of MaskCopy: checkCopy's checks, with badShortDst
+// or badOverlap for a failed one instead of a panic, then xorKey.
+func xorKeyCopy(dst, src []byte, key [4]byte, pos int) int {
+	if len(dst) < len(src) {
+		return badShortDst
+	}
+	if len(src) != 0 && inexact(dst, src) {
+		return badOverlap
+	}
+	return xorKey(dst, src, binary.LittleEndian.Uint32(key[:]), pos)
 }
