@@ -1,14 +1,14 @@
 package bench
 
 import (
+	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os/exec"
 	"path/filepath"
-	"regexp"
-	"runtime"
 	"testing"
+
+	"github.com/equivcheck/equivcheck/internal/inlinecheck"
 )
 
 // TestHelpersNotInlined checks that no helper in this package that returns
@@ -20,23 +20,16 @@ import (
 // code, and both checksums with a call to b.Loop added. //go:noinline on
 // the helper prevents it; this test fails when a helper lacks it.
 func TestHelpersNotInlined(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the compiler; -short")
-	}
 	helpers := benchHelpers(t)
 	if len(helpers) == 0 {
 		t.Fatal("found no helper returning func(*testing.B); the test would check nothing")
 	}
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	out, err := exec.Command(gobin, "test", "-c", "-o", "/dev/null", "-gcflags=-m", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go test -c -gcflags=-m: %v\n%s", err, out)
-	}
-	if !regexp.MustCompile(`(?m): can inline `).Match(out) {
+	out := inlinecheck.TestReport(t)
+	if !bytes.Contains(out, []byte(": can inline ")) {
 		t.Fatalf("go test -c -gcflags=-m reported no inlining decisions:\n%s", out)
 	}
 	for _, name := range helpers {
-		if regexp.MustCompile(`(?m)_test\.go:\d+:\d+: can inline ` + name + `$`).Match(out) {
+		if inlinecheck.CanInline(out, `\w+_test\.go`, name) {
 			t.Errorf("%s returns a benchmark function and can be inlined: mark it //go:noinline", name)
 		}
 	}

@@ -5,10 +5,12 @@
 package inlinecheck
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -18,6 +20,19 @@ import (
 // test's GOROOT.
 func Report(t *testing.T) []byte {
 	t.Helper()
+	return report(t, "build", "-gcflags=-m", ".")
+}
+
+// TestReport is Report for the package's test binary (go test -c), which
+// also compiles its _test.go files.
+func TestReport(t *testing.T) []byte {
+	t.Helper()
+	return report(t, "test", "-c", "-o", os.DevNull, "-gcflags=-m", ".")
+}
+
+// report runs the go command with args, as Report describes.
+func report(t *testing.T, args ...string) []byte {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("runs the compiler; -short")
 	}
@@ -25,9 +40,9 @@ func Report(t *testing.T) []byte {
 	if _, err := exec.LookPath(gobin); err != nil {
 		t.Skipf("no go command beside this test's GOROOT (%v)", err)
 	}
-	out, err := exec.Command(gobin, "build", "-gcflags=-m", ".").CombinedOutput()
+	out, err := exec.Command(gobin, args...).CombinedOutput()
 	if err != nil {
-		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return out
 }
