@@ -71,8 +71,8 @@ func MaskCopy(dst, src []byte, key [4]byte, pos int) int {
 	return next
 }
 
-// xorKeyCopy's negative results, and the panic each stands for
-// (copyPanics[r&1]): the checks of checkCopy, in its order.
+// The results of copyFault and xorKeyCopy for a failed check, and the
+// panic each stands for (copyPanics[r&1]).
 const (
 	badShortDst = -2
 	badOverlap  = -1
@@ -89,23 +89,30 @@ const (
 // checkCopy panics unless dst is at least as long as src and dst[:len(src)]
 // is src or does not overlap it.
 func checkCopy(dst, src []byte) {
-	if len(dst) < len(src) {
-		panic(errShortDst)
-	}
-	if len(src) != 0 && inexact(dst, src) {
-		panic(errOverlap)
+	if fault := copyFault(dst, src); fault != 0 {
+		panic(copyPanics[fault&1])
 	}
 }
 
-// inexact reports whether dst[:len(src)] and src, with len(src) > 0,
-// overlap without starting at the same element.
-func inexact(dst, src []byte) bool {
+// copyFault returns badShortDst if dst is shorter than src, else
+// badOverlap if dst[:len(src)] and src overlap without starting at the
+// same element, else 0: MaskCopy's checks, in the reference's order.
+func copyFault(dst, src []byte) int {
+	if len(dst) < len(src) {
+		return badShortDst
+	}
+	if len(src) == 0 {
+		return 0
+	}
 	d := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
 	s := uintptr(unsafe.Pointer(unsafe.SliceData(src)))
 	n := uintptr(len(src))
 	// Two ranges [d, d+n) and [s, s+n) of one length overlap inexactly
 	// when their starts differ by less than n, but not by zero.
-	return d != s && d-s+(n-1) < 2*n-1
+	if d != s && d-s+(n-1) < 2*n-1 {
+		return badOverlap
+	}
+	return 0
 }
 
 // Impl is one variant of the package's functions, for tests and benchmarks.

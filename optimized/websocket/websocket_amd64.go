@@ -98,8 +98,8 @@ func maskCopyAVX512(dst, src []byte, key [4]byte, pos int) int {
 //go:noescape
 func xorKey(dst, src []byte, key uint32, pos int) int
 
-// xorKeyCopy is the body of MaskCopy: checkCopy's checks, with badShortDst
-// or badOverlap for a failed one instead of a panic, then xorKey. key is
+// xorKeyCopy is the body of MaskCopy: copyFault's result if a check fails,
+// else xorKey's. key is
 // the masking key as MaskCopy receives it: in memory, its 4 octets are the
 // little-endian word xorKey takes.
 //

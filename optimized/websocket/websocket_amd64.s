@@ -59,7 +59,7 @@ generic:
 
 // func xorKeyCopy(dst, src []byte, key [4]byte, pos int) int
 //
-// xorKeyCopy is the body of MaskCopy: checkCopy's two checks, in its
+// xorKeyCopy is the body of MaskCopy: copyFault's two checks, in its
 // order, then xorKey with the same arguments (key's 4 octets, read as a
 // little-endian word, are xorKey's key). A failed check returns badShortDst
 // (-2) or badOverlap (-1), and MaskCopy panics with its message.
@@ -73,7 +73,7 @@ TEXT ·xorKeyCopy(SB), NOSPLIT, $0-72
 	JEQ  checked
 
 	// Nothing overlaps an empty src; otherwise dst[:n] and src overlap
-	// inexactly when d-s+(n-1) < 2n-1, unsigned, as in inexact.
+	// inexactly when d-s+(n-1) < 2n-1, unsigned, as in copyFault.
 	TESTQ BX, BX
 	JZ    checked
 	SUBQ  SI, DI

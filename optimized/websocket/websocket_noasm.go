@@ -12,14 +12,11 @@ func xorKey(dst, src []byte, key uint32, pos int) int {
 	return xorKeyGeneric(dst, src, key, pos)
 }
 
-// xorKeyCopy is the body of MaskCopy: checkCopy's checks, with badShortDst
-// or badOverlap for a failed one instead of a panic, then xorKey.
+// xorKeyCopy is the body of MaskCopy: copyFault's result if a check
+// fails, else xorKey's.
 func xorKeyCopy(dst, src []byte, key [4]byte, pos int) int {
-	if len(dst) < len(src) {
-		return badShortDst
-	}
-	if len(src) != 0 && inexact(dst, src) {
-		return badOverlap
+	if fault := copyFault(dst, src); fault != 0 {
+		return fault
 	}
 	return xorKey(dst, src, binary.LittleEndian.Uint32(key[:]), pos)
 }
