@@ -73,3 +73,48 @@ func BenchmarkFloorChecksum(b *testing.B) {
 func callFloor(b []byte, initial uint16) uint16 {
 	return initial + uint16(b[0])
 }
+
+// BenchmarkFloorVarint measures what a varint parse costs in the sweep's
+// loop before it parses anything. impl=loop is SweepVarint's loop with the
+// least an inlined parse does in place of ParseVarint: read the first byte
+// and return it with length 1 and no error. impl=call is the same work in a
+// function that is not inlined, with Parse's signature: the least a
+// quicvarint.Parse call costs. A ratio against quicvarint cannot exceed
+// quicgo/loop however little ParseVarint's own instructions cost.
+func BenchmarkFloorVarint(b *testing.B) {
+	for _, c := range varintCases {
+		for _, tail := range []string{"", "0102030405060708"} {
+			in := varintBuf(c.hex + tail)
+			name := fmt.Sprintf("%s/tail=%d", c.name, len(tail)/2)
+			b.Run(name+"/impl=equivcheck", benchParseVarint(in))
+			b.Run(name+"/impl=quicgo", benchQuicvarint(in))
+			b.Run(name+"/impl=loop", func(b *testing.B) {
+				var v uint64
+				var n int
+				var err error
+				for b.Loop() {
+					v, n, err = uint64(in[0]), 1, nil
+				}
+				sinkU64, sinkInt, sinkErr = v, n, err
+			})
+			b.Run(name+"/impl=call", func(b *testing.B) {
+				var v uint64
+				var n int
+				var err error
+				for b.Loop() {
+					v, n, err = parseFloor(in)
+				}
+				sinkU64, sinkInt, sinkErr = v, n, err
+			})
+		}
+	}
+}
+
+// parseFloor has quicvarint.Parse's signature and does the least a parse
+// can: it returns the first byte. It is not inlined, as Parse is not
+// (inlining cost 115).
+//
+//go:noinline
+func parseFloor(b []byte) (uint64, int, error) {
+	return uint64(b[0]), 1, nil
+}

@@ -21,7 +21,6 @@ import (
 	"testing"
 
 	"github.com/equivcheck/equivcheck/optimized/quic"
-	"github.com/quic-go/quic-go/quicvarint"
 )
 
 func unhex(s string) []byte {
@@ -50,35 +49,13 @@ var varintCases = []struct {
 	{"len=8", "c2197c5eff14e88c"},
 }
 
-// benchVarint measures each varintCases encoding followed by tail. Each
-// input sits alone at the start of a 64-byte-aligned buffer and ends it
-// (capacity equal to length), as in BenchmarkSweepVarint: inputs from the
-// tiny allocator made the time depend on where they lay.
+// benchVarint measures each varintCases encoding followed by tail, each
+// in a buffer of its own as in BenchmarkSweepVarint (varintBuf).
 func benchVarint(b *testing.B, tail string) {
 	for _, c := range varintCases {
-		raw := unhex(c.hex + tail)
-		in := sweepBuf(len(raw), 0)
-		copy(in, raw)
-		b.Run(c.name+"/impl=equivcheck", func(b *testing.B) {
-			b.ReportAllocs()
-			var v uint64
-			var n int
-			var err error
-			for b.Loop() {
-				v, n, err = quic.ParseVarint(in)
-			}
-			sinkU64, sinkInt, sinkErr = v, n, err
-		})
-		b.Run(c.name+"/impl=quicgo", func(b *testing.B) {
-			b.ReportAllocs()
-			var v uint64
-			var n int
-			var err error
-			for b.Loop() {
-				v, n, err = quicvarint.Parse(in)
-			}
-			sinkU64, sinkInt, sinkErr = v, n, err
-		})
+		in := varintBuf(c.hex + tail)
+		b.Run(c.name+"/impl=equivcheck", benchParseVarint(in))
+		b.Run(c.name+"/impl=quicgo", benchQuicvarint(in))
 	}
 }
 
