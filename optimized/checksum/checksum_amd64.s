@@ -127,23 +127,27 @@ TEXT ·sumKernelAVX512(SB), NOSPLIT, $0-32
 	MOVQ p_base+0(FP), SI
 	MOVQ p_len+8(FP), BX
 
-	// var s0, s1, s2, s3, h0, h1, h2, h3 [8]uint64 (Z0-Z3, Z4-Z7)
+	// var s0, h0 [8]uint64 (Z0, Z4)
 	VPXORQ Z0, Z0, Z0
-	VPXORQ Z1, Z1, Z1
-	VPXORQ Z2, Z2, Z2
-	VPXORQ Z3, Z3, Z3
 	VPXORQ Z4, Z4, Z4
-	VPXORQ Z5, Z5, Z5
-	VPXORQ Z6, Z6, Z6
-	VPXORQ Z7, Z7, Z7
 
 	// odd := false (DX bit 0). Inputs under 64 bytes are one masked load
-	// of p itself, inputs under 256 whole blocks of p and a masked tail.
+	// of p itself, inputs under 256 whole blocks of p and a masked tail:
+	// one pair of accumulators is enough for them.
 	XORL DX, DX
 	CMPQ BX, $64
 	JB   avx512Tail
 	CMPQ BX, $256
 	JB   avx512Loop64
+
+	// var s1, s2, s3, h1, h2, h3 [8]uint64 (Z1-Z3, Z5-Z7) for the
+	// 256-byte loop, merged into s0 and h0 after it.
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
 
 	// off := addr(p) % 64; odd = off&1 == 1
 	// x := the aligned block holding p[0], bytes before p zeroed
@@ -164,7 +168,7 @@ TEXT ·sumKernelAVX512(SB), NOSPLIT, $0-32
 	SUBQ       $64, BX // BX = len(p) - (64 - off) >= 0
 
 	CMPQ BX, $256
-	JB   avx512Check64
+	JB   avx512Merge
 
 avx512Loop256:
 	// for len(p) >= 256 { x0..x3 := 4 vectors of 8 qwords; p = p[256:] }
@@ -194,6 +198,15 @@ avx512Loop256:
 	CMPQ BX, $256
 	JAE  avx512Loop256
 
+avx512Merge:
+	// s0 += s1 + s2 + s3; h0 += h1 + h2 + h3 (lane-wise)
+	VPADDQ Z1, Z0, Z0
+	VPADDQ Z3, Z2, Z2
+	VPADDQ Z2, Z0, Z0
+	VPADDQ Z5, Z4, Z4
+	VPADDQ Z7, Z6, Z6
+	VPADDQ Z6, Z4, Z4
+
 avx512Check64:
 	CMPQ BX, $64
 	JB   avx512Tail
@@ -210,7 +223,7 @@ avx512Loop64:
 	JAE       avx512Loop64
 
 avx512Tail:
-	// if len(p) > 0 { x := p zero-padded to 64 bytes; s1 += x; h1 += x >> 32 }
+	// if len(p) > 0 { x := p zero-padded to 64 bytes; s0 += x; h0 += x >> 32 }
 	TESTQ BX, BX
 	JZ    avx512Reduce
 	MOVQ  BX, CX
@@ -219,20 +232,12 @@ avx512Tail:
 	NOTQ  AX          // AX = 1<<len(p) - 1: one bit per byte of p
 	KMOVQ AX, K1
 	VMOVDQU8.Z (SI), K1, Z8
-	VPADDQ     Z8, Z1, Z1
+	VPADDQ     Z8, Z0, Z0
 	VPSRLQ     $32, Z8, Z8
-	VPADDQ     Z8, Z5, Z5
+	VPADDQ     Z8, Z4, Z4
 
 avx512Reduce:
-	// s := s0 + s1 + s2 + s3; h := h0 + h1 + h2 + h3 (lane-wise)
-	VPADDQ Z1, Z0, Z0
-	VPADDQ Z3, Z2, Z2
-	VPADDQ Z2, Z0, Z0
-	VPADDQ Z5, Z4, Z4
-	VPADDQ Z7, Z6, Z6
-	VPADDQ Z6, Z4, Z4
-
-	// t := s - h<<32 + h (lane-wise: low halves' sum plus high halves' sum)
+	// t := s0 - h0<<32 + h0 (lane-wise: low halves' sum plus high halves' sum)
 	VPSLLQ $32, Z4, Z1
 	VPSUBQ Z1, Z0, Z0
 	VPADDQ Z4, Z0, Z0
