@@ -99,9 +99,8 @@ func maskCopyAVX512(dst, src []byte, key [4]byte, pos int) int {
 func xorKey(dst, src []byte, key uint32, pos int) int
 
 // xorKeyCopy is the body of MaskCopy: copyFault's result if a check fails,
-// else xorKey's. key is
-// the masking key as MaskCopy receives it: in memory, its 4 octets are the
-// little-endian word xorKey takes.
+// else xorKey's. key is the masking key as MaskCopy receives it: in memory,
+// its 4 octets are the little-endian word xorKey takes.
 //
 //go:noescape
 func xorKeyCopy(dst, src []byte, key [4]byte, pos int) int
