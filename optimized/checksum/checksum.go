@@ -43,20 +43,25 @@ import (
 // Sum(b2, Sum(b1, initial)) == Sum(concat(b1, b2), initial) when len(b1) is
 // even; for odd splits use Digest.
 //
-// Inputs shorter than smallMax bytes are summed right here, in plain Go:
-// 32-bit loads added into a uint64 that cannot overflow, one well-predicted
-// branch per bit of the length, no loop, no SIMD setup (a vector kernel pays
-// for zeroing and reducing its accumulators and for VZEROUPPER), no second
-// call and no indirect call. The 20-byte IPv4 header, the most
-// common input of all, is tested first and summed with five loads and four
-// adds in straight-line code: its cost is within about 0.3 ns of calling an
-// empty function. BenchmarkSum/size=20 and size=40 compare this path
-// (impl=dispatch) with the variants called directly. Longer inputs go to the
-// best variant for this CPU, chosen once at init.
+// Inputs shorter than smallMax bytes are summed right here, in plain Go,
+// with no loop, no SIMD setup (a vector kernel pays for zeroing and reducing
+// its accumulators and for VZEROUPPER), no second call and as few taken
+// branches as the length allows: in a benchmark loop, and in a packet loop
+// of one header size, each costs about as much as a load and an add. The
+// 20-byte IPv4 header, the most common input of all, is tested first and
+// summed with five loads and four adds: its cost is within about 0.3 ns of
+// calling an empty function. Inputs of 1 to 7 bytes take at most two loads,
+// and 8 to 63 bytes one 64-bit load per 8 bytes plus one for the last
+// len(b)%8 bytes. BenchmarkSum/size=20 and size=40 compare this path
+// (impl=dispatch) with the variants called directly, and bench's
+// SweepChecksum with gVisor at every length. Longer inputs go to the best
+// variant for this CPU, chosen once at init.
 func Sum(b []byte, initial uint16) uint16 {
-	// In the little-endian domain every 32-bit word at an offset that is a
-	// multiple of 4 contributes its integer value (2^16 ≡ 1 mod 0xFFFF).
-	// The sums below stay under 2^36, far from overflowing.
+	// In the little-endian domain a 16-, 32- or 64-bit word at an offset
+	// that is a multiple of its size contributes its integer value
+	// (2^16 ≡ 1 mod 0xFFFF). acc stays under 2^57 until the 64-bit words,
+	// which are added with end-around carry (≡ mod 2^64-1, a multiple of
+	// 0xFFFF, and nonzero if either operand is).
 	acc := uint64(swap16(initial))
 	if len(b) == 20 {
 		// An IPv4 header without options (RFC 791 §3.1).
@@ -76,42 +81,49 @@ func Sum(b []byte, initial uint16) uint16 {
 		}
 		return sumLarge(b, initial)
 	}
-	// Take the pieces named by the length's low bits from the end, smallest
-	// first: each then starts at an offset that is a multiple of its own
-	// size (so has the right weight), and shortening b from the end moves
-	// no pointer (b = b[k:] costs a few instructions to avoid pointing past
-	// the array). Writing the tests as len(b)&(2k-1) >= k lets the compiler
-	// prove every index in bounds, since x&m <= x.
-	if len(b)&1 >= 1 {
-		// Odd last byte: the high byte of a big-endian word, so the low byte
-		// of a little-endian one.
-		acc += uint64(b[len(b)-1])
-		b = b[:len(b)-1]
+	n := len(b)
+	if n < 8 {
+		// Two loads of 4 (or 2) bytes, one at each end, overlapping in
+		// the middle: the second is shifted so that only its bytes past
+		// the first remain, which start at offset 4 (or 2), so they keep
+		// their weight. A shift by the whole width (n == 4 or 2) leaves 0.
+		if n >= 4 {
+			acc += uint64(binary.LittleEndian.Uint32(b[:4])) + uint64(binary.LittleEndian.Uint32(b[n-4:]))>>((64-8*n)&63)
+		} else if n >= 2 {
+			acc += uint64(binary.LittleEndian.Uint16(b[:2])) + uint64(binary.LittleEndian.Uint16(b[n-2:]))>>((32-8*n)&31)
+		} else if n == 1 {
+			acc += uint64(b[0])
+		}
+		return swap16(fold64(acc))
 	}
-	if len(b)&3 >= 2 {
-		acc += uint64(binary.LittleEndian.Uint16(b[len(b)-2:]))
-		b = b[:len(b)-2]
-	}
-	if len(b)&7 >= 4 {
-		acc += uint64(binary.LittleEndian.Uint32(b[len(b)-4:]))
-		b = b[:len(b)-4]
-	}
+	// The last n%8 bytes start at n&^7, a multiple of 8: load the 8 bytes
+	// that end at n and shift the others out (all of them when n%8 == 0:
+	// two shifts, since one may not shift by 64). Then the 8-byte words
+	// of b[:n&^7], taken by the bits of n/8 from the end, as 1, 2 and 4
+	// words: three branches whatever the length.
+	acc += binary.LittleEndian.Uint64(b[n-8:]) >> 1 >> ((63 - 8*(n&7)) & 63)
+	b = b[:n&^7]
 	if len(b)&15 >= 8 {
-		t := b[len(b)-8:]
-		acc += uint64(binary.LittleEndian.Uint32(t)) + uint64(binary.LittleEndian.Uint32(t[4:]))
+		var c uint64
+		acc, c = bits.Add64(acc, binary.LittleEndian.Uint64(b[len(b)-8:]), 0)
+		acc += c
 		b = b[:len(b)-8]
 	}
 	if len(b)&31 >= 16 {
 		t := b[len(b)-16:]
-		acc += uint64(binary.LittleEndian.Uint32(t)) + uint64(binary.LittleEndian.Uint32(t[4:]))
-		acc += uint64(binary.LittleEndian.Uint32(t[8:])) + uint64(binary.LittleEndian.Uint32(t[12:]))
+		var c uint64
+		acc, c = bits.Add64(acc, binary.LittleEndian.Uint64(t), 0)
+		acc, c = bits.Add64(acc, binary.LittleEndian.Uint64(t[8:]), c)
+		acc += c
 		b = b[:len(b)-16]
 	}
 	if len(b) >= 32 { // len(b) is now 0 or 32
-		acc += uint64(binary.LittleEndian.Uint32(b[0:4])) + uint64(binary.LittleEndian.Uint32(b[4:8]))
-		acc += uint64(binary.LittleEndian.Uint32(b[8:12])) + uint64(binary.LittleEndian.Uint32(b[12:16]))
-		acc += uint64(binary.LittleEndian.Uint32(b[16:20])) + uint64(binary.LittleEndian.Uint32(b[20:24]))
-		acc += uint64(binary.LittleEndian.Uint32(b[24:28])) + uint64(binary.LittleEndian.Uint32(b[28:32]))
+		var c uint64
+		acc, c = bits.Add64(acc, binary.LittleEndian.Uint64(b[0:8]), 0)
+		acc, c = bits.Add64(acc, binary.LittleEndian.Uint64(b[8:16]), c)
+		acc, c = bits.Add64(acc, binary.LittleEndian.Uint64(b[16:24]), c)
+		acc, c = bits.Add64(acc, binary.LittleEndian.Uint64(b[24:32]), c)
+		acc += c
 	}
 	return swap16(fold64(acc))
 }
@@ -145,12 +157,12 @@ func Update(checksum, old, new uint16) uint16 {
 // kernel's masked load), so that each is checked on its own; Sum's
 // short-input path is checked as the "dispatch" variant.
 //
-// Measured on Zen 5 (the reference machine) with the AVX-512 kernel called
-// directly: the kernel costs about 4.2-4.5 ns for any length from 32 to 63
-// bytes, the scalar path 3.3-3.5 ns up to 48 bytes and more as the length's
-// bits fill in (4.5 ns at 58, 5-6 ns at 62-63). They cross near 58-60 bytes;
-// 64 keeps every input shorter than one vector on the scalar path, which is
-// also the right choice for the AVX2 and generic variants.
+// Measured on Zen 5 (the reference machine): the AVX-512 kernel, through its
+// wrapper, costs about 4.5-4.6 ns at 20, 40 and 64 bytes alike (BenchmarkSum,
+// impl=avx512), and Sum calling it directly 3.8 ns at 64; the plain-Go path
+// 2.0-3.5 ns at every length up to 63 (bench's SweepChecksum). 64 keeps every
+// input shorter than one vector on the plain-Go path, which is also the right
+// choice for the AVX2 and generic variants.
 const smallMax = 64
 
 // swap16 byte-swaps a 16-bit one's-complement value between big-endian and
