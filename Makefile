@@ -38,7 +38,13 @@ bench-peers:
 # COUNT runs of one sample each, so that a burst of load from outside
 # lands on one sample of each point rather than on all of one side's.
 # SWEEPS=Varint re-runs one pair (the plot and summary cover them all).
+# SWEEPLINK starts every function, ours and the peers', at a 64-byte
+# boundary: by default the linker aligns them to 32 bytes, so each one's
+# offset within a 64-byte line depends on the size of everything linked
+# before it, and that offset alone moved points by 0.3 ns
+# (docs/performance.md). SWEEPLINK= measures the default link.
 SWEEPTIME ?= 20ms
+SWEEPLINK ?= -ldflags=-funcalign=64
 SWEEPS    ?= Checksum Mask MaskCopy Varint Header
 BENCHSTAT ?= $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 bench-sweep:
@@ -47,7 +53,7 @@ bench-sweep:
 		f=docs/perf/sweep-$$(echo $$p | tr A-Z a-z); \
 		rm -f $$f.txt; \
 		for i in $$(seq $(COUNT)); do \
-			(cd bench && $(GO) test -run '^$$' -bench "^BenchmarkSweep$$p\$$" -benchtime $(SWEEPTIME) -count 1 -timeout 60m .) >> $$f.txt || exit 1; \
+			(cd bench && $(GO) test $(SWEEPLINK) -run '^$$' -bench "^BenchmarkSweep$$p\$$" -benchtime $(SWEEPTIME) -count 1 -timeout 60m .) >> $$f.txt || exit 1; \
 		done; \
 		$(BENCHSTAT) -col /impl $$f.txt > $$f-benchstat.txt || exit 1; \
 		$(BENCHSTAT) -format csv -col /impl $$f.txt > $$f.csv || exit 1; \
@@ -56,7 +62,7 @@ bench-sweep:
 	# The floors (bench/floor_test.go), COUNT runs of one each, interleaved.
 	rm -f docs/perf/floor.txt
 	for i in $$(seq $(COUNT)); do \
-		(cd bench && $(GO) test -run '^$$' -bench '^BenchmarkFloor' -benchtime 50ms -count 1 .) >> docs/perf/floor.txt || exit 1; \
+		(cd bench && $(GO) test $(SWEEPLINK) -run '^$$' -bench '^BenchmarkFloor' -benchtime 50ms -count 1 .) >> docs/perf/floor.txt || exit 1; \
 	done
 	$(BENCHSTAT) -col /impl docs/perf/floor.txt > docs/perf/floor-benchstat.txt
 
