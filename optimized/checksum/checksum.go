@@ -83,14 +83,18 @@ func Sum(b []byte, initial uint16) uint16 {
 	}
 	n := len(b)
 	if n < 8 {
-		// Two loads of 4 (or 2) bytes, one at each end, overlapping in
-		// the middle: the second is shifted so that only its bytes past
-		// the first remain, which start at offset 4 (or 2), so they keep
-		// their weight. A shift by the whole width (n == 4 or 2) leaves 0.
+		// 4 to 7 bytes: two 32-bit loads, one at each end, overlapping in
+		// the middle; the second is shifted so that only its bytes past
+		// the first remain, which start at offset 4, so they keep their
+		// weight (a shift by 32, n == 4, leaves none). 2 or 3 bytes: a
+		// 16-bit load and the odd last byte, which is dropped for n == 2
+		// (two overlapping 16-bit loads would sum 4 bytes right as well,
+		// so sending 4 bytes down this path would be a mistake no test
+		// could see).
 		if n >= 4 {
 			acc += uint64(binary.LittleEndian.Uint32(b[:4])) + uint64(binary.LittleEndian.Uint32(b[n-4:]))>>((64-8*n)&63)
 		} else if n >= 2 {
-			acc += uint64(binary.LittleEndian.Uint16(b[:2])) + uint64(binary.LittleEndian.Uint16(b[n-2:]))>>((32-8*n)&31)
+			acc += uint64(binary.LittleEndian.Uint16(b[:2])) + uint64(b[n-1])&-uint64(n&1)
 		} else if n == 1 {
 			acc += uint64(b[0])
 		}
