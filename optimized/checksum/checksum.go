@@ -108,9 +108,7 @@ func Sum(b []byte, initial uint16) uint16 {
 	acc += binary.LittleEndian.Uint64(b[n-8:]) >> 1 >> ((63 - 8*(n&7)) & 63)
 	b = b[:n&^7]
 	if len(b)&15 >= 8 {
-		var c uint64
-		acc, c = bits.Add64(acc, binary.LittleEndian.Uint64(b[len(b)-8:]), 0)
-		acc += c
+		acc = addEAC(acc, binary.LittleEndian.Uint64(b[len(b)-8:]))
 		b = b[:len(b)-8]
 	}
 	if len(b)&31 >= 16 {
