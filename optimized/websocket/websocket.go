@@ -38,7 +38,7 @@ import (
 // Masking is its own inverse: calling Mask twice with the same key and pos
 // restores b. Mask does not allocate.
 func Mask(b []byte, key [4]byte, pos int) int {
-	return xorKey(b, b, binary.LittleEndian.Uint32(key[:]), pos)
+	return xorKeyInPlace(b, binary.LittleEndian.Uint32(key[:]), pos)
 }
 
 // MaskCopy writes src XOR the masking key, starting at key octet pos&3, into
@@ -127,7 +127,8 @@ type Impl struct {
 
 // Impls returns every variant, best first, including those this CPU or
 // build cannot run (with Available false). Mask and MaskCopy run the first
-// available one: xorKey picks it with flags set once at initialization.
+// available one: the assembly entries pick it with flags set once at
+// initialization.
 func Impls() []Impl {
 	return append(archImpls(), Impl{
 		Name:      "generic",

@@ -41,8 +41,8 @@ func archImpls() []Impl {
 	}
 }
 
-// maskAVX2 works like maskGeneric: xorKeyShort up to 128 octets, then an
-// AVX2 loop.
+// maskAVX2 works like maskGeneric: the entries' straight-line short path
+// up to 128 octets, then an AVX2 loop.
 func maskAVX2(b []byte, key [4]byte, pos int) int {
 	return xorKeyAVX2(b, b, binary.LittleEndian.Uint32(key[:]), pos)
 }
@@ -65,26 +65,29 @@ func maskCopyAVX512(dst, src []byte, key [4]byte, pos int) int {
 	return xorKeyAVX512(dst, src, binary.LittleEndian.Uint32(key[:]), pos)
 }
 
-// xorKey is the body of Mask and MaskCopy: it jumps to xorKeyShort for up
-// to 128 octets, else to xorKeyAVX512, xorKeyAVX2 or xorKeyGeneric as
-// useAVX512 and useAVX2 say.
+// xorKeyInPlace is the body of Mask: xorKey(b, b, key, pos), with one
+// slice argument instead of two.
 //
-// Why it is fast, with the numbers of bench/websocket_test.go's
-// BenchmarkMask on a 2-core Zen 5 (medians of 6; in place, the same buffer
-// masked again and again):
+// Why it is fast, with the numbers of bench's SweepMask on a 2-core Zen 5
+// (medians of 8, one interleaved run; in place, the same buffer masked
+// again and again):
 //
 //   - Dispatching in assembly keeps Mask small enough to inline, so a call to
 //     Mask is one direct call, with no Go frame in between. Calling a variant
 //     through a func value costs an indirect call plus the ABIInternal-to-ABI0
-//     wrapper of the assembly function, about 1.5 ns here.
+//     wrapper of the assembly function, about 1.5 ns here. An assembly
+//     function takes its arguments on the stack, so one slice instead of two
+//     saves the caller three stores.
 //   - Payloads up to 32 octets take 1 to 4 general-purpose words, up to 128
-//     two or four AVX2 blocks: straight-line code, no byte loop, no alignment
-//     work. 2 octets take 2.7 ns (gobwas/ws 3.1), 16 octets 2.8 ns (5.8), 125
-//     octets 5.1 ns (20.0; the generic code about 7.8).
+//     two or four AVX2 blocks: straight-line code in the entry itself, with
+//     no byte loop, no alignment work and no jump to a shared path. 1 octet
+//     takes 2.0 ns (gobwas/ws 2.35), 16 octets 2.25 ns (5.5), 125 octets
+//     5.1-5.5 ns (20-29); with the slice passed twice and a jump to a
+//     shared short path, 1 to 32 octets took 0.15 to 0.7 ns more.
 //   - Longer payloads run an unrolled loop of 4 blocks of 64 (AVX-512) or 32
 //     (AVX2) octets whose stores are aligned to dst, with the ragged edges
-//     done first: 9.3 ns at 1 KiB (gobwas/ws 15.8) and 80 ns at 16 KiB (135),
-//     about what a bare 16-block AVX-512 loop with no setup takes at 1 KiB.
+//     done first: 8.0-9.1 ns at 1 KiB (gobwas/ws 14.3-16.3) and 400 ns at 64
+//     KiB (600-720).
 //
 // The in-place benchmark also has a floor that no masking code avoids: the
 // next call's loads wait for this call's stores. When two stores of a call
@@ -96,6 +99,19 @@ func maskCopyAVX512(dst, src []byte, key [4]byte, pos int) int {
 // that real traffic, with payloads of every length, would mispredict.
 //
 //go:noescape
+func xorKeyInPlace(b []byte, key uint32, pos int) int
+
+// xorKeyGenericInPlace is xorKeyInPlace's fallback without AVX2 for
+// payloads over 32 octets, with its argument layout.
+func xorKeyGenericInPlace(b []byte, key uint32, pos int) int {
+	return xorKeyGeneric(b, b, key, pos)
+}
+
+// xorKey is the body of MaskCopy: it masks up to 128 octets itself, and
+// jumps with longer payloads to the AVX-512 or AVX2 loop, or to
+// xorKeyGeneric, as useAVX512 and useAVX2 say.
+//
+//go:noescape
 func xorKey(dst, src []byte, key uint32, pos int) int
 
 // xorKeyCopy is the body of MaskCopy: copyFault's result if a check fails,
@@ -105,16 +121,10 @@ func xorKey(dst, src []byte, key uint32, pos int) int
 //go:noescape
 func xorKeyCopy(dst, src []byte, key [4]byte, pos int) int
 
-// xorKeyShort works like xorKeyGeneric for len(src) <= 128, without the
-// length check (see xorKeyAVX2). It is the straight-line short path of every
-// amd64 variant.
-//
-//go:noescape
-func xorKeyShort(dst, src []byte, key uint32, pos int) int
-
 // xorKeyAVX2 works like xorKeyGeneric, without the length check: the caller
 // guarantees len(dst) >= len(src), and that dst[:len(src)] is src or does
-// not overlap it.
+// not overlap it. It runs the entries' short path up to 128 octets and the
+// AVX2 loop above, whatever useAVX512 says.
 //
 //go:noescape
 func xorKeyAVX2(dst, src []byte, key uint32, pos int) int

@@ -24,38 +24,227 @@
 #include "textflag.h"
 
 // Lengths at which the code switches paths. The widest stride is
-// xorKeyAVX512's loop, 4 blocks of 64 octets.
+// longAVX512's loop, 4 blocks of 64 octets.
 //
-//	n <= 32       1 to 4 general-purpose registers, straight-line (xorKeyShort)
-//	32 < n <= 128 2 or 4 overlapping AVX2 blocks, straight-line (xorKeyShort)
-//	128 < n       AVX2 loop over 32-octet blocks (xorKeyAVX2), or
-//	320 < n       AVX-512 loop over 64-octet blocks (xorKeyAVX512)
+//	n <= 32       1 to 4 general-purpose registers, straight-line (SHORT32)
+//	32 < n <= 128 2 or 4 overlapping AVX2 blocks, straight-line (SHORT128)
+//	128 < n       AVX2 loop over 32-octet blocks (longAVX2), or
+//	320 < n       AVX-512 loop over 64-octet blocks (longAVX512)
 #define shortMax 128
 #define avx512Min 320
 
-// func xorKey(dst, src []byte, key uint32, pos int) int
+// The functions Go calls (the entries) load their arguments into
+// registers, store the return value and mask up to 32 octets themselves
+// (xorKeyAVX2 up to 128),
+// with the straight-line macros below; longer payloads go, by a jump that
+// keeps the caller's return address, to the file-local bodies over32<>,
+// longAVX2<> and longAVX512<>. The macros and those bodies take everything
+// in registers:
 //
-// xorKey is the body of Mask and MaskCopy: it jumps, with the same
-// arguments, to xorKeyShort for payloads up to shortMax octets and to the
-// body useAVX512 and useAVX2 choose for longer ones.
-TEXT ·xorKey(SB), NOSPLIT, $0-72
-	MOVQ src_len+32(FP), BX
-	CMPQ BX, $shortMax
-	JA   long
-	JMP  ·xorKeyShort(SB)
+//	DI = &dst[0], SI = &src[0], BX = n = len(src),
+//	AX = k (low 32 bits), CX = 8*n
+//
+// with CX there so that RORL CX or RORQ CX gives rotKey(k, n), the key of
+// blocks that end at n: ROR counts mod 32 or 64, and k repeats every 32
+// bits.
+//
+// Mask's entry, xorKeyInPlace, takes one slice where the others take dst
+// and src, so a call to Mask stores 5 argument words instead of 8, and up
+// to 32 octets it jumps nowhere: 2.0-2.6 ns against 2.3-3.0 at 1 to 32
+// octets when Mask called the two-slice dispatcher, which jumped to a
+// shared short path (bench's SweepMask, one interleaved run; lengths whose
+// two stores overlap, such as 5 or 31, stay at 4.2-4.5 ns: the next call's
+// loads wait for both stores, see xorKeyInPlace in websocket_amd64.go).
 
-long:
-	CMPB ·useAVX512(SB), $0
-	JEQ  avx2
-	JMP  ·xorKeyAVX512(SB)
+// KEY sets AX = k = bits.RotateLeft32(key, -8*(pos&3)) (RORL counts mod
+// 32), DX = (pos+n)&3, the return value, and CX = 8*n, from AX = key,
+// CX = pos and BX = n.
+#define KEY \
+	LEAQ (CX)(BX*1), DX; \
+	ANDQ $3, DX;         \
+	SHLL $3, CX;         \
+	RORL CX, AX;         \
+	MOVL BX, CX;         \
+	SHLL $3, CX
 
-avx2:
+// SHORT32 masks n <= 32 octets in general-purpose registers, as
+// xorKeyGeneric does, and returns. Up to 32 octets they beat SSE: the key
+// needs no broadcast, and a Mask of the same octets that follows soon gets
+// its loads forwarded from these stores sooner (BenchmarkMask/size=16: 2.6
+// ns against 3.4 ns with SSE). Each entry uses it once, so its labels are
+// the entry's own.
+#define SHORT32 \
+	CMPQ BX, $4;                                                                              \
+	JB   under4;                                                                              \
+	/* AX = k | k<<32, the key of a 64-bit word at a multiple of 4 */                         \
+	MOVQ AX, DX;                                                                              \
+	SHLQ $32, DX;                                                                             \
+	ORQ  DX, AX;                                                                              \
+	CMPQ BX, $8;                                                                              \
+	JB   under8;                                                                              \
+	CMPQ BX, $16;                                                                             \
+	JA   over16;                                                                              \
+	/* 8 <= n <= 16: 64-bit words at 0 and n-8 */                                             \
+	MOVQ (SI), R8;                                                                            \
+	MOVQ -8(SI)(BX*1), R9;                                                                    \
+	XORQ AX, R8;                                                                              \
+	RORQ CX, AX;                                                                              \
+	XORQ AX, R9;                                                                              \
+	MOVQ R8, (DI);                                                                            \
+	MOVQ R9, -8(DI)(BX*1);                                                                    \
+	RET;                                                                                      \
+over16:                                                                                           \
+	/* 16 < n <= 32: 64-bit words at 0, 8 and n-16, n-8 */                                    \
+	MOVQ (SI), R8;                                                                            \
+	MOVQ 8(SI), R9;                                                                           \
+	MOVQ -16(SI)(BX*1), R10;                                                                  \
+	MOVQ -8(SI)(BX*1), R11;                                                                   \
+	XORQ AX, R8;                                                                              \
+	XORQ AX, R9;                                                                              \
+	RORQ CX, AX;                                                                              \
+	XORQ AX, R10;                                                                             \
+	XORQ AX, R11;                                                                             \
+	MOVQ R8, (DI);                                                                            \
+	MOVQ R9, 8(DI);                                                                           \
+	MOVQ R10, -16(DI)(BX*1);                                                                  \
+	MOVQ R11, -8(DI)(BX*1);                                                                   \
+	RET;                                                                                      \
+under8:                                                                                           \
+	/* 4 <= n < 8: 32-bit words at 0 and n-4 */                                               \
+	MOVL (SI), R8;                                                                            \
+	MOVL -4(SI)(BX*1), R9;                                                                    \
+	XORL AX, R8;                                                                              \
+	RORQ CX, AX;                                                                              \
+	XORL AX, R9;                                                                              \
+	MOVL R8, (DI);                                                                            \
+	MOVL R9, -4(DI)(BX*1);                                                                    \
+	RET;                                                                                      \
+under4:                                                                                           \
+	CMPQ BX, $2;                                                                              \
+	JB   under2;                                                                              \
+	/* 2 <= n < 4: a 16-bit word at 0 and, for 3, the octet at 2 (key octet byte(k >> 16)) */ \
+	MOVWLZX (SI), R8;                                                                         \
+	XORL    AX, R8;                                                                           \
+	CMPQ    BX, $2;                                                                           \
+	JEQ     store2;                                                                           \
+	MOVBLZX 2(SI), R9;                                                                        \
+	SHRL    $16, AX;                                                                          \
+	XORL    AX, R9;                                                                           \
+	MOVB    R9, 2(DI);                                                                        \
+store2:                                                                                           \
+	MOVW R8, (DI);                                                                            \
+	RET;                                                                                      \
+under2:                                                                                           \
+	/* n < 2 */                                                                               \
+	TESTQ BX, BX;                                                                             \
+	JZ    done;                                                                               \
+	MOVB  (SI), R8;                                                                           \
+	XORB  AX, R8;                                                                             \
+	MOVB  R8, (DI);                                                                           \
+done:                                                                                             \
+	RET
+
+// SHORT128 masks 32 < n <= 128 octets with 2 or 4 overlapping AVX2 blocks
+// and returns. It requires AVX2.
+#define SHORT128 \
+	/* Y0 = k broadcast, the key of blocks at multiples of 4; Y1 = rotKey(k, n) */ \
+	MOVL         AX, DX;                                                           \
+	RORL         CX, DX;                                                           \
+	VMOVD        AX, X0;                                                           \
+	VPBROADCASTD X0, Y0;                                                           \
+	VMOVD        DX, X1;                                                           \
+	VPBROADCASTD X1, Y1;                                                           \
+	CMPQ         BX, $64;                                                          \
+	JA           over64;                                                           \
+	/* 32 < n <= 64: 32-octet blocks at 0 and n-32 */                              \
+	VPXOR   (SI), Y0, Y2;                                                          \
+	VPXOR   -32(SI)(BX*1), Y1, Y3;                                                 \
+	VMOVDQU Y2, (DI);                                                              \
+	VMOVDQU Y3, -32(DI)(BX*1);                                                     \
+	VZEROUPPER;                                                                    \
+	RET;                                                                           \
+over64:                                                                                \
+	/* 64 < n <= 128: 32-octet blocks at 0, 32 and n-64, n-32 */                   \
+	VPXOR   (SI), Y0, Y2;                                                          \
+	VPXOR   32(SI), Y0, Y3;                                                        \
+	VPXOR   -64(SI)(BX*1), Y1, Y4;                                                 \
+	VPXOR   -32(SI)(BX*1), Y1, Y5;                                                 \
+	VMOVDQU Y2, (DI);                                                              \
+	VMOVDQU Y3, 32(DI);                                                            \
+	VMOVDQU Y4, -64(DI)(BX*1);                                                     \
+	VMOVDQU Y5, -32(DI)(BX*1);                                                     \
+	VZEROUPPER;                                                                    \
+	RET
+
+// func xorKeyInPlace(b []byte, key uint32, pos int) int
+// Requires: AVX2 for 32 < len(b) when useAVX2 is set
+//
+// xorKeyInPlace is the body of Mask: xorKey(b, b, key, pos). Without AVX2
+// it hands payloads over 32 octets to xorKeyGenericInPlace.
+TEXT ·xorKeyInPlace(SB), NOSPLIT, $0-48
+	MOVQ b_base+0(FP), DI
+	MOVQ b_len+8(FP), BX
+	MOVL key+24(FP), AX
+	MOVQ pos+32(FP), CX
+	MOVQ DI, SI
+	KEY
+	MOVQ DX, ret+40(FP)
+	CMPQ BX, $32
+	JA   over32
+	SHORT32
+
+over32:
 	CMPB ·useAVX2(SB), $0
 	JEQ  generic
-	JMP  ·xorKeyAVX2(SB)
+	JMP  ·over32<>(SB)
+
+generic:
+	JMP ·xorKeyGenericInPlace(SB)
+
+// func xorKey(dst, src []byte, key uint32, pos int) int
+// Requires: AVX2 for 32 < len(src) when useAVX2 is set
+//
+// xorKey is the body of MaskCopy (through xorKeyCopy), as xorKeyInPlace is
+// Mask's. Without AVX2 it hands payloads over 32 octets to xorKeyGeneric.
+TEXT ·xorKey(SB), NOSPLIT, $0-72
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), BX
+	MOVL key+48(FP), AX
+	MOVQ pos+56(FP), CX
+	KEY
+	MOVQ DX, ret+64(FP)
+	CMPQ BX, $32
+	JA   over32
+	SHORT32
+
+over32:
+	CMPB ·useAVX2(SB), $0
+	JEQ  generic
+	JMP  ·over32<>(SB)
 
 generic:
 	JMP ·xorKeyGeneric(SB)
+
+// over32<> is the dispatchers' path for n > 32 octets where useAVX2 is
+// set: SHORT128 up to shortMax, then the loop useAVX512 chooses. Its
+// operands are in registers (see above), and the dispatcher has stored the
+// return value.
+// Requires: AVX2
+TEXT ·over32<>(SB), NOSPLIT, $0
+	CMPQ BX, $shortMax
+	JA   long
+	SHORT128
+
+long:
+	CMPQ BX, $avx512Min
+	JBE  avx2
+	CMPB ·useAVX512(SB), $0
+	JEQ  avx2
+	JMP  ·longAVX512<>(SB)
+
+avx2:
+	JMP ·longAVX2<>(SB)
 
 // func xorKeyCopy(dst, src []byte, key [4]byte, pos int) int
 //
@@ -93,187 +282,60 @@ overlap:
 	MOVQ $-1, ret+64(FP)
 	RET
 
-// func xorKeyShort(dst, src []byte, key uint32, pos int) int
-// Requires: AVX2 for 32 < len(src) when useAVX2 is set
-//
-// xorKeyShort masks payloads up to shortMax octets with straight-line code,
-// for every amd64 variant: in general-purpose registers up to 32 octets
-// (as xorKeyGeneric does), with 2 or 4 overlapping AVX2 blocks above (or
-// xorKeyGeneric if useAVX2 is not set). Up to 32 octets, general-purpose
-// registers beat SSE: the key needs no broadcast, and a Mask of the same
-// octets that follows soon gets its loads forwarded from these stores
-// sooner (BenchmarkMask/size=16: 2.6 ns against 3.4 ns with SSE).
-TEXT ·xorKeyShort(SB), NOSPLIT, $0-72
-	MOVQ dst_base+0(FP), DI
-	MOVQ src_base+24(FP), SI
-	MOVQ src_len+32(FP), BX
-	MOVL key+48(FP), AX
-	MOVQ pos+56(FP), CX
-
-	// return (pos + n) & 3
-	LEAQ (CX)(BX*1), DX
-	ANDQ $3, DX
-	MOVQ DX, ret+64(FP)
-
-	// AX = k = bits.RotateLeft32(key, -8*(pos&3)); RORL counts mod 32.
-	SHLL $3, CX
-	RORL CX, AX
-
-	// CX = 8*n, so that RORL CX and RORQ CX give rotKey(k, n), the key
-	// of blocks that end at n: ROR counts mod 32 or 64, and k repeats
-	// every 32 bits.
-	MOVL BX, CX
-	SHLL $3, CX
-	CMPQ BX, $32
-	JA   over32
-	CMPQ BX, $4
-	JB   under4
-
-	// AX = k | k<<32, the key of a 64-bit word at a multiple of 4.
-	MOVQ AX, DX
-	SHLQ $32, DX
-	ORQ  DX, AX
-	CMPQ BX, $8
-	JB   under8
-	CMPQ BX, $16
-	JA   over16
-
-	// 8 <= n <= 16: 64-bit words at 0 and n-8.
-	MOVQ (SI), R8
-	MOVQ -8(SI)(BX*1), R9
-	XORQ AX, R8
-	RORQ CX, AX
-	XORQ AX, R9
-	MOVQ R8, (DI)
-	MOVQ R9, -8(DI)(BX*1)
-	RET
-
-over16:
-	// 16 < n <= 32: 64-bit words at 0, 8 and n-16, n-8.
-	MOVQ (SI), R8
-	MOVQ 8(SI), R9
-	MOVQ -16(SI)(BX*1), R10
-	MOVQ -8(SI)(BX*1), R11
-	XORQ AX, R8
-	XORQ AX, R9
-	RORQ CX, AX
-	XORQ AX, R10
-	XORQ AX, R11
-	MOVQ R8, (DI)
-	MOVQ R9, 8(DI)
-	MOVQ R10, -16(DI)(BX*1)
-	MOVQ R11, -8(DI)(BX*1)
-	RET
-
-under8:
-	// 4 <= n < 8: 32-bit words at 0 and n-4.
-	MOVL (SI), R8
-	MOVL -4(SI)(BX*1), R9
-	XORL AX, R8
-	RORQ CX, AX
-	XORL AX, R9
-	MOVL R8, (DI)
-	MOVL R9, -4(DI)(BX*1)
-	RET
-
-under4:
-	CMPQ BX, $2
-	JB   under2
-
-	// 2 <= n < 4: a 16-bit word at 0 and, for 3, the octet at 2 with key
-	// octet byte(k >> 16). They do not overlap, so a load that follows is
-	// forwarded from one store.
-	MOVWLZX (SI), R8
-	XORL    AX, R8
-	CMPQ    BX, $2
-	JEQ     store2
-	MOVBLZX 2(SI), R9
-	SHRL    $16, AX
-	XORL    AX, R9
-	MOVB    R9, 2(DI)
-
-store2:
-	MOVW R8, (DI)
-	RET
-
-under2:
-	// n < 2
-	TESTQ BX, BX
-	JZ    done
-	MOVB  (SI), R8
-	XORB  AX, R8
-	MOVB  R8, (DI)
-
-done:
-	RET
-
-over32:
-	CMPB ·useAVX2(SB), $0
-	JEQ  noAVX2
-
-	// 32 < n <= 128. Y0 = k broadcast, the key of blocks at multiples
-	// of 4; Y1 = rotKey(k, n), the key of blocks that end at n.
-	MOVL         AX, DX
-	RORL         CX, DX
-	VMOVD        AX, X0
-	VPBROADCASTD X0, Y0
-	VMOVD        DX, X1
-	VPBROADCASTD X1, Y1
-	CMPQ         BX, $64
-	JA           over64
-
-	// 32 < n <= 64: 32-octet blocks at 0 and n-32.
-	VPXOR   (SI), Y0, Y2
-	VPXOR   -32(SI)(BX*1), Y1, Y3
-	VMOVDQU Y2, (DI)
-	VMOVDQU Y3, -32(DI)(BX*1)
-	VZEROUPPER
-	RET
-
-over64:
-	// 64 < n <= 128: 32-octet blocks at 0, 32 and n-64, n-32.
-	VPXOR   (SI), Y0, Y2
-	VPXOR   32(SI), Y0, Y3
-	VPXOR   -64(SI)(BX*1), Y1, Y4
-	VPXOR   -32(SI)(BX*1), Y1, Y5
-	VMOVDQU Y2, (DI)
-	VMOVDQU Y3, 32(DI)
-	VMOVDQU Y4, -64(DI)(BX*1)
-	VMOVDQU Y5, -32(DI)(BX*1)
-	VZEROUPPER
-	RET
-
-noAVX2:
-	JMP ·xorKeyGeneric(SB)
-
 // func xorKeyAVX2(dst, src []byte, key uint32, pos int) int
 // Requires: AVX2
 //
-// xorKeyAVX2 masks payloads longer than shortMax with an AVX2 loop over
-// 32-octet blocks, 4 a turn, whose stores are aligned to dst; xorKeyShort
-// masks the shorter ones.
+// xorKeyAVX2 works like xorKeyGeneric, without the length check: the
+// caller guarantees len(dst) >= len(src), and that dst[:len(src)] is src or
+// does not overlap it. It is the AVX2 variant on its own: the dispatchers'
+// short path, then longAVX2<> whatever useAVX512 says.
 TEXT ·xorKeyAVX2(SB), NOSPLIT, $0-72
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
 	MOVQ src_len+32(FP), BX
-	CMPQ BX, $shortMax
-	JA   avx2Long
-	JMP  ·xorKeyShort(SB)
+	MOVL key+48(FP), AX
+	MOVQ pos+56(FP), CX
+	KEY
+	MOVQ DX, ret+64(FP)
+	CMPQ BX, $32
+	JA   over32
+	SHORT32
 
-avx2Long:
+over32:
+	CMPQ BX, $shortMax
+	JA   long
+	SHORT128
+
+long:
+	JMP ·longAVX2<>(SB)
+
+// func xorKeyAVX512(dst, src []byte, key uint32, pos int) int
+// Requires: AVX2, AVX512F
+//
+// xorKeyAVX512 works like xorKeyAVX2, with longAVX512<> for payloads longer
+// than avx512Min.
+TEXT ·xorKeyAVX512(SB), NOSPLIT, $0-72
+	MOVQ src_len+32(FP), BX
+	CMPQ BX, $avx512Min
+	JA   long
+	JMP  ·xorKeyAVX2(SB)
+
+long:
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVL key+48(FP), AX
 	MOVQ pos+56(FP), CX
-
-	// return (pos + n) & 3
-	LEAQ (CX)(BX*1), DX
-	ANDQ $3, DX
+	KEY
 	MOVQ DX, ret+64(FP)
+	JMP  ·longAVX512<>(SB)
 
-	// AX = k; Y0 = k, Y1 = rotKey(k, n) broadcast.
-	SHLL         $3, CX
-	RORL         CX, AX
-	MOVL         BX, CX
-	SHLL         $3, CX
+// longAVX2<> masks n > shortMax octets with an AVX2 loop over 32-octet
+// blocks, 4 a turn, whose stores are aligned to dst, and returns to the
+// entry's caller. Its operands are in registers (see above); the entry has
+// stored the return value.
+// Requires: AVX2
+TEXT ·longAVX2<>(SB), NOSPLIT, $0
+	// Y0 = k, Y1 = rotKey(k, n) broadcast.
 	MOVL         AX, DX
 	RORL         CX, DX
 	VMOVD        AX, X0
@@ -354,39 +416,11 @@ avx2Done:
 	VZEROUPPER
 	RET
 
-// func xorKeyAVX512(dst, src []byte, key uint32, pos int) int
-// Requires: AVX2, AVX512F
-//
-// xorKeyAVX512 is xorKeyAVX2 with 64-octet blocks, 4 a turn, for payloads
-// longer than avx512Min; it hands the shorter ones to xorKeyShort and
-// xorKeyAVX2.
-TEXT ·xorKeyAVX512(SB), NOSPLIT, $0-72
-	MOVQ src_len+32(FP), BX
-	CMPQ BX, $avx512Min
-	JA   avx512Long
-	CMPQ BX, $shortMax
-	JA   avx512AVX2
-	JMP  ·xorKeyShort(SB)
-
-avx512AVX2:
-	JMP ·xorKeyAVX2(SB)
-
-avx512Long:
-	MOVQ dst_base+0(FP), DI
-	MOVQ src_base+24(FP), SI
-	MOVL key+48(FP), AX
-	MOVQ pos+56(FP), CX
-
-	// return (pos + n) & 3
-	LEAQ (CX)(BX*1), DX
-	ANDQ $3, DX
-	MOVQ DX, ret+64(FP)
-
-	// AX = k; Z0 = k, Z1 = rotKey(k, n) broadcast.
-	SHLL         $3, CX
-	RORL         CX, AX
-	MOVL         BX, CX
-	SHLL         $3, CX
+// longAVX512<> is longAVX2<> with 64-octet blocks, 4 a turn, for
+// n > avx512Min (it needs at least 4 aligned blocks).
+// Requires: AVX512F
+TEXT ·longAVX512<>(SB), NOSPLIT, $0
+	// Z0 = k, Z1 = rotKey(k, n) broadcast.
 	MOVL         AX, DX
 	RORL         CX, DX
 	VPBROADCASTD AX, Z0

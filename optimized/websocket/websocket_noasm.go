@@ -7,7 +7,12 @@ import "encoding/binary"
 // archImpls returns no SIMD variants: this build uses maskGeneric only.
 func archImpls() []Impl { return nil }
 
-// xorKey is the body of Mask and MaskCopy: xorKeyGeneric on this build.
+// xorKeyInPlace is the body of Mask: xorKeyGeneric on this build.
+func xorKeyInPlace(b []byte, key uint32, pos int) int {
+	return xorKeyGeneric(b, b, key, pos)
+}
+
+// xorKey is the body of MaskCopy: xorKeyGeneric on this build.
 func xorKey(dst, src []byte, key uint32, pos int) int {
 	return xorKeyGeneric(dst, src, key, pos)
 }
