@@ -74,6 +74,31 @@ func hexString(b []byte) string {
 	return fmt.Sprintf("%x…(%d bytes)…%x", b[:max/2], len(b)-max, b[len(b)-max/2:])
 }
 
+// HexAt renders b as hex like a Counterexample's input, but when b is long
+// it keeps the 64 bytes from the 32nd before offset at, eliding the rest,
+// so that two long outputs can be shown where they first differ. A
+// negative at, or one past the end, keeps the start.
+func HexAt(b []byte, at int) string {
+	const whole, window = 256, 64
+	if len(b) <= whole {
+		return fmt.Sprintf("%x", b)
+	}
+	if at < 0 || at >= len(b) {
+		at = 0
+	}
+	lo := max(0, at-window/2)
+	hi := min(len(b), lo+window)
+	s := ""
+	if lo > 0 {
+		s = fmt.Sprintf("…(%d bytes)…", lo)
+	}
+	s += fmt.Sprintf("%x", b[lo:hi])
+	if hi < len(b) {
+		s += fmt.Sprintf("…(%d bytes)…", len(b)-hi)
+	}
+	return s
+}
+
 // Panic is a recovered panic: its value and the stack where it happened.
 type Panic struct {
 	Value any

@@ -41,14 +41,27 @@ type outcome struct {
 	wrong string // such as "wrote outside b"
 }
 
-func (o outcome) String() string {
+// String renders o, its octets in full up to 256 of them; longer ones
+// from the 32nd octet before at on (see equiv.HexAt).
+func (o outcome) String(at int) string {
 	switch {
 	case o.p != nil:
 		return fmt.Sprintf("panic(%v)", o.p.Value)
 	case o.wrong != "":
-		return fmt.Sprintf("%x, next %d, but %s", o.out, o.next, o.wrong)
+		return fmt.Sprintf("%s, next %d, but %s", equiv.HexAt(o.out, at), o.next, o.wrong)
 	}
-	return fmt.Sprintf("%x, next %d", o.out, o.next)
+	return fmt.Sprintf("%s, next %d", equiv.HexAt(o.out, at), o.next)
+}
+
+// firstDiff returns the first offset at which a and b differ, or the
+// shorter length if one is a prefix of the other.
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }
 
 // mask calls f(b, key, pos), recovering its panic.
@@ -110,8 +123,8 @@ func (s site) failure(got, want outcome) *equiv.Counterexample {
 		Func:       s.fn,
 		Input:      bytes.Clone(s.payload),
 		Args:       fmt.Sprintf("key=%x pos=%d %s", s.key, s.pos, s.args),
-		Got:        got.String(),
-		Want:       want.String(),
+		Got:        got.String(firstDiff(got.out, want.out)),
+		Want:       want.String(firstDiff(got.out, want.out)),
 		Stack:      equiv.StackOf(got.p),
 		FuzzTarget: "FuzzMask",
 	}
