@@ -98,8 +98,20 @@ func boundaryLens() []int {
 // iteration count passes 2^16, at both sides of an 8-octet head.
 var hugeLens = []int{4<<20 + 3, 4<<20 + 67}
 
+// farLens are the lengths around 1 MiB at which optimized/websocket's long
+// loops start prefetching in place (past a Zen 5 core's L2 cache; MaskCopy
+// into another buffer keeps the plain loop there): 2^20, the last
+// length without, and 2^20+1+32k for k = 0..7, at which the loop that
+// follows the prefetching one leaves 0 to 3 single blocks, each count
+// twice, for 32- and for 64-octet blocks alike (at alignment 0: the count
+// is (m-2) mod 4 for m aligned blocks, and m steps by one every 32 or 64
+// octets).
+var farLens = []int{1 << 20, 1<<20 + 1, 1<<20 + 33, 1<<20 + 65, 1<<20 + 97,
+	1<<20 + 129, 1<<20 + 161, 1<<20 + 193, 1<<20 + 225}
+
 // sizes checks the boundary lengths at four alignment and phase pairs,
-// and the huge ones (their content zero, so that a counterexample is not
+// the lengths around 1 MiB (marker content, at alignments 0 and 37) and
+// the huge ones (their content zero, so that a counterexample is not
 // shrunk octet by octet, see minimized) with Mask and MaskCopy apart, each
 // at its own alignment and phase.
 func (c *checker) sizes(r *equiv.Run) error {
@@ -113,6 +125,21 @@ func (c *checker) sizes(r *equiv.Run) error {
 			}
 		}
 		r.ReachN(boundaryClass(n), 4)
+	}
+	for i, n := range farLens {
+		data := make([]byte, n)
+		markers(data, n)
+		for j, align := range []int{0, 37} {
+			if err := count(c.checkMask(data, keys[j], i+j, align)); err != nil {
+				return err
+			}
+			if c.impl.MaskCopy == nil {
+				continue
+			}
+			if err := count(c.maskCopyApart(data, keys[j], i+j, align, 63-align, 0)); err != nil {
+				return err
+			}
+		}
 	}
 	for i, n := range hugeLens {
 		data := make([]byte, n)
