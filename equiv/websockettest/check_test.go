@@ -1,6 +1,7 @@
 package websockettest
 
 import (
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -50,5 +51,27 @@ func TestChunkingStateMachineReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestFailureShowsFirstDifference: a mismatch of long outputs is shown
+// from just before the first octet that differs, in got and in want.
+func TestFailureShowsFirstDifference(t *testing.T) {
+	want := make([]byte, 4096)
+	got := make([]byte, 4096)
+	got[3000] = 0x5a
+	for _, c := range []struct {
+		a, b []byte
+		at   int
+	}{{got, want, 3000}, {want, want, 4096}, {want[:10], want, 10}, {[]byte{1}, []byte{2}, 0}} {
+		if d := firstDiff(c.a, c.b); d != c.at {
+			t.Errorf("firstDiff(%d octets, %d octets) = %d, want %d", len(c.a), len(c.b), d, c.at)
+		}
+	}
+	s := site{fn: "Mask", payload: want, plan: plan{align: 0}}
+	ce := s.failure(outcome{out: got, next: 0}, outcome{out: want, next: 0})
+	if !strings.HasPrefix(ce.Got, "…(2968 bytes)…"+strings.Repeat("00", 32)+"5a") ||
+		!strings.HasPrefix(ce.Want, "…(2968 bytes)…"+strings.Repeat("00", 33)) || len(ce.Got) > 200 {
+		t.Errorf("failure shows got %.200q, want %.200q", ce.Got, ce.Want)
 	}
 }
