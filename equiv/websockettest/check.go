@@ -119,12 +119,13 @@ type site struct {
 // failure is the counterexample for a call at s whose outcome got
 // disagrees with the reference's want.
 func (s site) failure(got, want outcome) *equiv.Counterexample {
+	at := firstDiff(got.out, want.out)
 	ce := &equiv.Counterexample{
 		Func:       s.fn,
 		Input:      bytes.Clone(s.payload),
 		Args:       fmt.Sprintf("key=%x pos=%d %s", s.key, s.pos, s.args),
-		Got:        got.String(firstDiff(got.out, want.out)),
-		Want:       want.String(firstDiff(got.out, want.out)),
+		Got:        got.String(at),
+		Want:       want.String(at),
 		Stack:      equiv.StackOf(got.p),
 		FuzzTarget: "FuzzMask",
 	}

@@ -130,31 +130,30 @@ func (c *checker) sizes(r *equiv.Run) error {
 		data := make([]byte, n)
 		markers(data, n)
 		for j, align := range []int{0, 37} {
-			if err := count(c.checkMask(data, keys[j], i+j, align)); err != nil {
-				return err
-			}
-			if c.impl.MaskCopy == nil {
-				continue
-			}
-			if err := count(c.maskCopyApart(data, keys[j], i+j, align, 63-align, 0)); err != nil {
+			if err := c.bothApart(count, data, keys[j], i+j, align); err != nil {
 				return err
 			}
 		}
 	}
 	for i, n := range hugeLens {
-		data := make([]byte, n)
-		align, pos := 5*i, 3*i
-		if err := count(c.checkMask(data, keys[0], pos, align)); err != nil {
-			return err
-		}
-		if c.impl.MaskCopy == nil {
-			continue
-		}
-		if err := count(c.maskCopyApart(data, keys[0], pos, align, 63-align, 0)); err != nil {
+		if err := c.bothApart(count, make([]byte, n), keys[0], 3*i, 5*i); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// bothApart checks Mask on data placed at align and, if the implementation
+// has MaskCopy, MaskCopy from there into a separate destination at
+// alignment 63-align, counting each with count.
+func (c *checker) bothApart(count func(*equiv.Counterexample, bool) error, data []byte, key [4]byte, pos, align int) error {
+	if err := count(c.checkMask(data, key, pos, align)); err != nil {
+		return err
+	}
+	if c.impl.MaskCopy == nil {
+		return nil
+	}
+	return count(c.maskCopyApart(data, key, pos, align, 63-align, 0))
 }
 
 // boundaryClass names the class of a boundary length.

@@ -107,9 +107,10 @@ func xorKeyGenericInPlace(b []byte, key uint32, pos int) int {
 	return xorKeyGeneric(b, b, key, pos)
 }
 
-// xorKey is the body of MaskCopy: it masks up to 128 octets itself, and
-// jumps with longer payloads to the AVX-512 or AVX2 loop, or to
-// xorKeyGeneric, as useAVX512 and useAVX2 say.
+// xorKey is the body of MaskCopy: it masks up to 32 octets itself, and
+// jumps with longer payloads to the AVX2 blocks up to 128 octets and the
+// AVX-512 or AVX2 loop above, or to xorKeyGeneric, as useAVX512 and
+// useAVX2 say.
 //
 //go:noescape
 func xorKey(dst, src []byte, key uint32, pos int) int

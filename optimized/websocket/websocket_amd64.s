@@ -47,8 +47,8 @@
 // registers, store the return value and mask up to 32 octets themselves
 // (xorKeyAVX2 up to 128), with the straight-line macros below; longer
 // payloads go, by a jump that keeps the caller's return address, to the
-// file-local bodies over32<>, longAVX2<> and longAVX512<>. The macros and those bodies take everything
-// in registers:
+// file-local bodies over32<>, longAVX2<> and longAVX512<>. The macros and
+// those bodies take everything in registers:
 //
 //	DI = &dst[0], SI = &src[0], BX = n = len(src),
 //	AX = k (low 32 bits), CX = 8*n
@@ -83,74 +83,74 @@
 // ns against 3.4 ns with SSE). Each entry uses it once, so its labels are
 // the entry's own.
 #define SHORT32 \
-	CMPQ BX, $4;                                                                              \
-	JB   under4;                                                                              \
-	/* AX = k | k<<32, the key of a 64-bit word at a multiple of 4 */                         \
-	MOVQ AX, DX;                                                                              \
-	SHLQ $32, DX;                                                                             \
-	ORQ  DX, AX;                                                                              \
-	CMPQ BX, $8;                                                                              \
-	JB   under8;                                                                              \
-	CMPQ BX, $16;                                                                             \
-	JA   over16;                                                                              \
-	/* 8 <= n <= 16: 64-bit words at 0 and n-8 */                                             \
-	MOVQ (SI), R8;                                                                            \
-	MOVQ -8(SI)(BX*1), R9;                                                                    \
-	XORQ AX, R8;                                                                              \
-	RORQ CX, AX;                                                                              \
-	XORQ AX, R9;                                                                              \
-	MOVQ R8, (DI);                                                                            \
-	MOVQ R9, -8(DI)(BX*1);                                                                    \
-	RET;                                                                                      \
-over16:                                                                                           \
-	/* 16 < n <= 32: 64-bit words at 0, 8 and n-16, n-8 */                                    \
-	MOVQ (SI), R8;                                                                            \
-	MOVQ 8(SI), R9;                                                                           \
-	MOVQ -16(SI)(BX*1), R10;                                                                  \
-	MOVQ -8(SI)(BX*1), R11;                                                                   \
-	XORQ AX, R8;                                                                              \
-	XORQ AX, R9;                                                                              \
-	RORQ CX, AX;                                                                              \
-	XORQ AX, R10;                                                                             \
-	XORQ AX, R11;                                                                             \
-	MOVQ R8, (DI);                                                                            \
-	MOVQ R9, 8(DI);                                                                           \
-	MOVQ R10, -16(DI)(BX*1);                                                                  \
-	MOVQ R11, -8(DI)(BX*1);                                                                   \
-	RET;                                                                                      \
-under8:                                                                                           \
-	/* 4 <= n < 8: 32-bit words at 0 and n-4 */                                               \
-	MOVL (SI), R8;                                                                            \
-	MOVL -4(SI)(BX*1), R9;                                                                    \
-	XORL AX, R8;                                                                              \
-	RORQ CX, AX;                                                                              \
-	XORL AX, R9;                                                                              \
-	MOVL R8, (DI);                                                                            \
-	MOVL R9, -4(DI)(BX*1);                                                                    \
-	RET;                                                                                      \
-under4:                                                                                           \
-	CMPQ BX, $2;                                                                              \
-	JB   under2;                                                                              \
-	/* 2 <= n < 4: a 16-bit word at 0 and, for 3, the octet at 2 (key octet byte(k >> 16)) */ \
-	MOVWLZX (SI), R8;                                                                         \
-	XORL    AX, R8;                                                                           \
-	CMPQ    BX, $2;                                                                           \
-	JEQ     store2;                                                                           \
-	MOVBLZX 2(SI), R9;                                                                        \
-	SHRL    $16, AX;                                                                          \
-	XORL    AX, R9;                                                                           \
-	MOVB    R9, 2(DI);                                                                        \
-store2:                                                                                           \
-	MOVW R8, (DI);                                                                            \
-	RET;                                                                                      \
-under2:                                                                                           \
-	/* n < 2 */                                                                               \
-	TESTQ BX, BX;                                                                             \
-	JZ    done;                                                                               \
-	MOVB  (SI), R8;                                                                           \
-	XORB  AX, R8;                                                                             \
-	MOVB  R8, (DI);                                                                           \
-done:                                                                                             \
+	CMPQ BX, $4;                                                                   \
+	JB   under4;                                                                   \
+	/* AX = k | k<<32, the key of a 64-bit word at a multiple of 4 */              \
+	MOVQ AX, DX;                                                                   \
+	SHLQ $32, DX;                                                                  \
+	ORQ  DX, AX;                                                                   \
+	CMPQ BX, $8;                                                                   \
+	JB   under8;                                                                   \
+	CMPQ BX, $16;                                                                  \
+	JA   over16;                                                                   \
+	/* 8 <= n <= 16: 64-bit words at 0 and n-8 */                                  \
+	MOVQ (SI), R8;                                                                 \
+	MOVQ -8(SI)(BX*1), R9;                                                         \
+	XORQ AX, R8;                                                                   \
+	RORQ CX, AX;                                                                   \
+	XORQ AX, R9;                                                                   \
+	MOVQ R8, (DI);                                                                 \
+	MOVQ R9, -8(DI)(BX*1);                                                         \
+	RET;                                                                           \
+over16:                                                                                \
+	/* 16 < n <= 32: 64-bit words at 0, 8 and n-16, n-8 */                         \
+	MOVQ (SI), R8;                                                                 \
+	MOVQ 8(SI), R9;                                                                \
+	MOVQ -16(SI)(BX*1), R10;                                                       \
+	MOVQ -8(SI)(BX*1), R11;                                                        \
+	XORQ AX, R8;                                                                   \
+	XORQ AX, R9;                                                                   \
+	RORQ CX, AX;                                                                   \
+	XORQ AX, R10;                                                                  \
+	XORQ AX, R11;                                                                  \
+	MOVQ R8, (DI);                                                                 \
+	MOVQ R9, 8(DI);                                                                \
+	MOVQ R10, -16(DI)(BX*1);                                                       \
+	MOVQ R11, -8(DI)(BX*1);                                                        \
+	RET;                                                                           \
+under8:                                                                                \
+	/* 4 <= n < 8: 32-bit words at 0 and n-4 */                                    \
+	MOVL (SI), R8;                                                                 \
+	MOVL -4(SI)(BX*1), R9;                                                         \
+	XORL AX, R8;                                                                   \
+	RORQ CX, AX;                                                                   \
+	XORL AX, R9;                                                                   \
+	MOVL R8, (DI);                                                                 \
+	MOVL R9, -4(DI)(BX*1);                                                         \
+	RET;                                                                           \
+under4:                                                                                \
+	CMPQ BX, $2;                                                                   \
+	JB   under2;                                                                   \
+	/* 2 <= n < 4: a 16-bit word at 0; for 3, the octet at 2, key byte(k >> 16) */ \
+	MOVWLZX (SI), R8;                                                              \
+	XORL    AX, R8;                                                                \
+	CMPQ    BX, $2;                                                                \
+	JEQ     store2;                                                                \
+	MOVBLZX 2(SI), R9;                                                             \
+	SHRL    $16, AX;                                                               \
+	XORL    AX, R9;                                                                \
+	MOVB    R9, 2(DI);                                                             \
+store2:                                                                                \
+	MOVW R8, (DI);                                                                 \
+	RET;                                                                           \
+under2:                                                                                \
+	/* n < 2 */                                                                    \
+	TESTQ BX, BX;                                                                  \
+	JZ    done;                                                                    \
+	MOVB  (SI), R8;                                                                \
+	XORB  AX, R8;                                                                  \
+	MOVB  R8, (DI);                                                                \
+done:                                                                                  \
 	RET
 
 // SHORT128 masks 32 < n <= 128 octets with 2 or 4 overlapping AVX2 blocks
