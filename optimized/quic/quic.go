@@ -159,14 +159,14 @@ func Impls() []Impl {
 func ParseVarint(b []byte) (v uint64, n int, err error) {
 	// The first bytes of b go to the top of a big-endian word v: all 8
 	// with one load when 8 remain; else the first 4 with one 32-bit load
-	// when 4 to 7 remain (enough for every encoding that can fit); else,
-	// with 1 to 3 left, b[0] and b[len(b)/2], which is b[1] whenever a
-	// second byte exists (the only other byte a 1- or 2-byte encoding can
-	// need; a longer one fails the length check). The two top bits of v,
-	// v>>62, are log2 of the length n, and the value is v with those bits
-	// shifted out, then shifted right by 64 - 8n (56, 48, 32 or 0): no
-	// branch depends on the length. An empty b reads as a 1-byte encoding
-	// and fails the length check like any other short input.
+	// when 4 to 7 remain (enough for every encoding that can fit); else
+	// the first 2 with one 16-bit load when 2 or 3 remain, or the only
+	// one (a 1- or 2-byte encoding needs no more; a longer one fails the
+	// length check). The two top bits of v, v>>62, are log2 of the length
+	// n, and the value is v with those bits shifted out, then shifted
+	// right by 64 - 8n (56, 48, 32 or 0): no branch depends on the length.
+	// An empty b reads as a 1-byte encoding and fails the length check
+	// like any other short input.
 	//
 	// No loop and no byte-by-byte gathering: a varint near the end of a
 	// packet (the last frame's length) costs about what one in the middle
@@ -174,20 +174,22 @@ func ParseVarint(b []byte) (v uint64, n int, err error) {
 	// 4-byte varint at the end of its buffer against quicvarint's 1.7, and
 	// 1 to 3 bytes 1.8 to 2.6 ns against its 1.5 (issue 12;
 	// BenchmarkSweepVarint in bench/sweep_test.go measures every distance
-	// from the end). A 16-bit load for 2 or 3 bytes and a byte load for 1,
-	// in either order, measured the same at 1 to 3 bytes left (1.69-1.77
-	// ns, one run, each input in its own aligned buffer) and cost 76.
-	// Testing for 4 or more first, and for 8 inside that test, leaves the
-	// compiled code one taken jump fewer with 1 to 7 bytes left than
-	// testing for 8 first: with the caller's loop at the start of a 64-byte
-	// line, 1.40 against 1.67 ns (1 to 3 left) and 1.15 against 1.40 (4 to
-	// 7), 8 or more unchanged at 1.13; 32 bytes into one, 1.6-1.8 against
-	// 1.95 and 1.40 against 1.67, but 1.38 against 1.12 with 8 or more
-	// (SweepVarint, interleaved runs; docs/performance.md).
+	// from the end). With 1 to 3 left, the 16-bit load (or the byte) in
+	// place of two byte loads, b[0] and b[len(b)/2], takes 1.28-1.30 ns
+	// against 1.45-1.46 with the caller's loop at the start of a 64-byte
+	// line, and 1.43-1.50 against 1.77-1.80 in the default link, except a
+	// lone byte there (1.82 against 1.79); the other paths are unchanged
+	// (ten and twelve interleaved runs). Testing for 4 or more first, and
+	// for 8 inside that test, leaves the compiled code one taken jump
+	// fewer with 1 to 7 bytes left than testing for 8 first: at the start
+	// of a line, 1.40 against 1.67 ns (1 to 3 left) and 1.15 against 1.40
+	// (4 to 7), 8 or more unchanged at 1.13; 32 bytes into one, 1.6-1.8
+	// against 1.95 and 1.40 against 1.67, but 1.38 against 1.12 with 8 or
+	// more (SweepVarint, interleaved runs; docs/performance.md).
 	//
 	// This body is the generic variant's code, written here rather than
 	// called, because being inlined into the caller is most of its speed
-	// against quicvarint.Parse (not inlinable, cost 115): it costs 73 of
+	// against quicvarint.Parse (not inlinable, cost 115): it costs 76 of
 	// the inliner's budget of 80, and a wrapper around it would not fit.
 	// TestInlined (inline_test.go) checks that it and the header parser's
 	// calls to it are inlined.
@@ -197,8 +199,10 @@ func ParseVarint(b []byte) (v uint64, n int, err error) {
 		} else {
 			v = uint64(binary.BigEndian.Uint32(b)) << 32
 		}
+	} else if len(b) >= 2 {
+		v = uint64(binary.BigEndian.Uint16(b)) << 48
 	} else if len(b) != 0 {
-		v = uint64(b[0])<<56 | uint64(b[len(b)>>1])<<48
+		v = uint64(b[0]) << 56
 	}
 	n = 1 << (v >> 62)
 	if len(b) < n {

@@ -10,7 +10,7 @@ import (
 // parseVarintGeneric is the generic variant of ParseVarint. It calls
 // ParseVarint, which holds the code itself rather than calling a variant as
 // the other exported functions do: a wrapper adds 8 to the inlining cost,
-// and the body needs 73 of the 80 (see ParseVarint). Being the only
+// and the body needs 76 of the 80 (see ParseVarint). Being the only
 // variant, it tests the same code.
 func parseVarintGeneric(b []byte) (uint64, int, error) {
 	return ParseVarint(b)
