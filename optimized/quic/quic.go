@@ -174,12 +174,14 @@ func ParseVarint(b []byte) (v uint64, n int, err error) {
 	// 4-byte varint at the end of its buffer against quicvarint's 1.7, and
 	// 1 to 3 bytes 1.8 to 2.6 ns against its 1.5 (issue 12;
 	// BenchmarkSweepVarint in bench/sweep_test.go measures every distance
-	// from the end). With 1 to 3 left, the 16-bit load (or the byte) in
-	// place of two byte loads, b[0] and b[len(b)/2], takes 1.28-1.30 ns
-	// against 1.45-1.46 with the caller's loop at the start of a 64-byte
-	// line, and 1.43-1.50 against 1.77-1.80 in the default link, except a
-	// lone byte there (1.82 against 1.79); the other paths are unchanged
-	// (ten and twelve interleaved runs). Testing for 4 or more first, and
+	// from the end). With 2 or 3 left, the 16-bit load in place of two
+	// byte loads, b[0] and b[len(b)/2], takes 1.28-1.30 ns against
+	// 1.45-1.46 with the caller's loop at the start of a 64-byte line, and
+	// 1.43-1.50 against 1.77-1.80 in the default link; a lone byte, 1.37
+	// (+-29%) against 1.47 at the start of a line, is level in the default
+	// link (1.82 against 1.79); 4 or more left are unchanged (ten and
+	// twelve interleaved runs; 3ec66d7 had measured the 16-bit load level
+	// when 8 or more was tested first). Testing for 4 or more first, and
 	// for 8 inside that test, leaves the compiled code one taken jump
 	// fewer with 1 to 7 bytes left than testing for 8 first: at the start
 	// of a line, 1.40 against 1.67 ns (1 to 3 left) and 1.15 against 1.40
