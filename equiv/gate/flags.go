@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/equivcheck/equivcheck/equiv"
+	"github.com/equivcheck/equivcheck/internal/atomicfile"
 )
 
 // usageError is a problem with the command line or its inputs: exit 2.
@@ -32,10 +33,16 @@ type options struct {
 	seed    uint64
 	require []string
 	json    string
-	corpus  fs.FS // nil: each suite's own
-	fuzzdir string
+	corpus  fs.FS  // nil: each suite's own
+	fuzzdir string // "" when the default is absent
 	list    bool
+
+	fuzzdirNote string // why fuzzdir is "", printed once
 }
+
+// defaultFuzzdir is -fuzzdir's default: this repository's fuzz targets'
+// inputs, relative to its root.
+var defaultFuzzdir = filepath.Join("fuzz", "testdata", "fuzz")
 
 func newFlagSet(name string) *flag.FlagSet {
 	fset := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -46,7 +53,7 @@ func newFlagSet(name string) *flag.FlagSet {
 	fset.String("require", "", "comma-separated variants (name or pair/name) that must run here")
 	fset.String("json", "", "write a machine-readable report (schema in docs/report.md) to this file, or to stdout with -json - (the table then goes to stderr)")
 	fset.String("corpus", "", "seed corpus directory (one subdirectory per pair) to replay instead of the suites' own")
-	fset.String("fuzzdir", filepath.Join("fuzz", "testdata", "fuzz"), "regression inputs to replay, and where counterexamples are written (one directory per fuzz target; ignored if absent)")
+	fset.String("fuzzdir", defaultFuzzdir, "regression inputs to replay, and where counterexamples are written (one directory per fuzz target; the default is skipped, with a note, where it does not exist)")
 	fset.Bool("list", false, "list pairs and variants and exit")
 	fset.String("junit", "", "write a JUnit XML report (one testcase per pair/variant/method) to this file")
 	fset.Duration("timeout", 0, "stop after this long: what finished is reported, the rest marked not run, exit 1 (0: no limit)")
@@ -98,6 +105,12 @@ func parseFlags(name string, args []string) (*options, error) {
 			return nil, usageError{flagName + ": " + err.Error()}
 		}
 	}
+	if o.json != "" && o.junit != "" && filepath.Clean(o.json) == filepath.Clean(o.junit) {
+		return nil, usageError{fmt.Sprintf("-json and -junit: both name %s", o.json)}
+	}
+	if err := o.checkFuzzdir(fset); err != nil {
+		return nil, err
+	}
 	if dir := get("corpus"); dir != "" {
 		st, err := os.Stat(dir)
 		if err != nil || !st.IsDir() {
@@ -108,18 +121,47 @@ func parseFlags(name string, args []string) (*options, error) {
 	return o, nil
 }
 
+// checkFuzzdir rejects a -fuzzdir that is not a directory, or that was
+// named on the command line and does not exist. The default, absent where
+// the gate runs outside this repository's root, is dropped (o.fuzzdir
+// becomes ""): runAll says so once, and nothing is replayed or written.
+func (o *options) checkFuzzdir(fset *flag.FlagSet) error {
+	set := false
+	fset.Visit(func(f *flag.Flag) { set = set || f.Name == "fuzzdir" })
+	st, err := os.Stat(o.fuzzdir)
+	switch {
+	case err == nil && !st.IsDir():
+		return usageError{fmt.Sprintf("-fuzzdir: %s is not a directory", o.fuzzdir)}
+	case err != nil && (set || !errors.Is(err, fs.ErrNotExist)):
+		return usageError{fmt.Sprintf("-fuzzdir: %s is not a readable directory", o.fuzzdir)}
+	case err != nil:
+		o.fuzzdirNote = fmt.Sprintf("no %s here: regression inputs are not replayed and counterexamples not written (see -fuzzdir)", o.fuzzdir)
+		o.fuzzdir = ""
+	}
+	return nil
+}
+
 // checkOutput rejects a report path that cannot be written: its directory
-// missing, or a directory in its place. "" and "-" (stdout) are fine.
+// missing or not writable, or a directory in its place. "" and "-"
+// (stdout) are fine.
 func checkOutput(path string) error {
 	if path == "" || path == "-" {
 		return nil
 	}
-	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return fmt.Errorf("the directory of %s does not exist", path)
 	}
 	if st, err := os.Lstat(path); err == nil && st.IsDir() {
 		return fmt.Errorf("%s is a directory", path)
 	}
+	// The report is written as a new file in dir, renamed over path.
+	f, err := os.CreateTemp(dir, atomicfile.TempPrefix+"probe-*")
+	if err != nil {
+		return fmt.Errorf("cannot create %s: %v", path, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
 	return nil
 }
 
@@ -141,7 +183,7 @@ func (o *options) suiteOptions() []equiv.Option {
 	if o.corpus != nil {
 		opts = append(opts, equiv.WithCorpus(o.corpus))
 	}
-	if st, err := os.Stat(o.fuzzdir); err == nil && st.IsDir() {
+	if o.fuzzdir != "" {
 		opts = append(opts, equiv.WithRegressions(os.DirFS(o.fuzzdir)))
 	}
 	return opts

@@ -16,7 +16,11 @@
 //	}
 //
 // and takes the same flags: -level, -run, -seed, -require, -json, -corpus,
-// -fuzzdir, -list (run it with -help).
+// -fuzzdir, -list (run it with -help). -run matches pair/variant/method; a
+// variant that cannot run here, or whose implementation its suite refuses,
+// has one row, pair/variant/*, which -run selects when it selects any
+// method of that pair for the variant (so -run /vectors still lists a
+// skipped variant, and still fails one that -require names).
 package gate
 
 import (
@@ -27,6 +31,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/equivcheck/equivcheck/equiv"
@@ -101,13 +106,17 @@ func runAll(name string, o *options, variants []Variant, stdout, stderr io.Write
 	ctl := newControl(o)
 	out := &rowPrinter{w: stdout, verbose: o.verbose}
 	units := 0
+	methods := pairMethods(variants)
 	for _, v := range variants {
-		runVariant(o, v, rep, out, ctl, progress(o, stderr, rep), &units)
+		runVariant(o, v, methods[v.Suite.Pair], rep, out, ctl, progress(o, stderr, rep), &units)
 	}
 	rep.Stopped = ctl.release()
 	if rep.matched == 0 {
 		fmt.Fprintf(stderr, "%s: no check matches -run %q\n", name, o.run)
 		return nil, 2
+	}
+	if o.fuzzdirNote != "" {
+		fmt.Fprintf(stderr, "%s: %s\n", name, o.fuzzdirNote)
 	}
 	rep.finish(o, stdout, stderr)
 	return rep, 0
@@ -177,13 +186,52 @@ func required(require []string, v Variant) bool {
 	return false
 }
 
-// runVariant runs one variant's suite, adding a row per selected method.
+// pairMethods lists, for each pair, the names of the methods its usable
+// suites run; for a pair with none (every implementation refused), the
+// engine's standard methods.
+func pairMethods(variants []Variant) map[string][]string {
+	names := map[string][]string{}
+	for _, v := range variants {
+		for _, m := range methodsOf(v.Suite) {
+			if !slices.Contains(names[v.Suite.Pair], m.Name) {
+				names[v.Suite.Pair] = append(names[v.Suite.Pair], m.Name)
+			}
+		}
+	}
+	for _, v := range variants {
+		if names[v.Suite.Pair] == nil {
+			names[v.Suite.Pair] = []string{equiv.MethodVectors, equiv.MethodExhaustive,
+				equiv.MethodGuard, equiv.MethodProperties, equiv.MethodCorpus}
+		}
+	}
+	return names
+}
+
+// selected reports whether -run selects any check of a variant that
+// cannot run (skipped here, or an implementation its suite refused): its
+// one row, pair/variant/*, stands for every method of the pair, so that
+// -run '/vectors' lists a skipped variant, and fails a required or
+// unusable one, as -run 'pair/variant' does.
+func selected(o *options, v Variant, methods []string) bool {
+	if o.run.MatchString(v.id() + "/") {
+		return true
+	}
+	for _, m := range methods {
+		if o.run.MatchString(v.id() + "/" + m) {
+			return true
+		}
+	}
+	return false
+}
+
+// runVariant runs one variant's suite, adding a row per selected method;
+// methods are the names of its pair's methods (see selected).
 // Under -shard, a method marked Split runs on every shard (each doing its
 // part); every other method is a unit, and the units are dealt out to the
 // shards in turn (units counts them across variants).
-func runVariant(o *options, v Variant, rep *report, out *rowPrinter, ctl *control, prog []equiv.Option, units *int) {
+func runVariant(o *options, v Variant, methods []string, rep *report, out *rowPrinter, ctl *control, prog []equiv.Option, units *int) {
 	if v.Skip != "" {
-		if o.run.MatchString(v.id() + "/") {
+		if selected(o, v, methods) {
 			rep.matched++
 			r := row{Pair: v.Suite.Pair, Variant: v.Name, Method: "*", Status: statusSkip, Reason: v.Skip}
 			if required(o.require, v) {
@@ -193,7 +241,8 @@ func runVariant(o *options, v Variant, rep *report, out *rowPrinter, ctl *contro
 		}
 		return
 	}
-	if v.Suite.Err != nil && o.run.MatchString(v.id()+"/") {
+	unusable := v.Suite.Err != nil && selected(o, v, methods)
+	if unusable {
 		rep.matched++
 	}
 	mine := map[string]bool{}
@@ -217,7 +266,7 @@ func runVariant(o *options, v Variant, rep *report, out *rowPrinter, ctl *contro
 				rep.add(resultRow(v, res), out)
 			}
 		}))...)
-	if err != nil && n == 0 && v.Suite.Err != nil && o.run.MatchString(v.id()+"/") {
+	if err != nil && n == 0 && unusable {
 		// The suite refused to start (an unusable implementation).
 		rep.add(row{Pair: v.Suite.Pair, Variant: v.Name, Method: "*", Status: statusFail, Error: err.Error(), err: err}, out)
 	}

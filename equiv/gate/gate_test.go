@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -66,6 +67,9 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"-fuzzdir", badRegression}, filepath.Join(badRegression, "FuzzChecksum", "empty")},
 		{[]string{"-json", filepath.Join(missingPair, "no", "such", "dir", "r.json")}, "-json"},
 		{[]string{"-json", missingPair}, "-json"},
+		{[]string{"-fuzzdir", filepath.Join(corrupt, "checksum", "bad")}, "-fuzzdir"},
+		{[]string{"-fuzzdir", filepath.Join(corrupt, "absent")}, "-fuzzdir"},
+		{[]string{"-json", filepath.Join(missingPair, "r"), "-junit", filepath.Join(missingPair, ".", "r")}, "both name"},
 		{[]string{"stray"}, "stray"},
 	} {
 		code, stdout, stderr := runGate(t, []gate.Variant{refVariant}, tc.args...)
@@ -79,6 +83,40 @@ func TestUsageErrorsExit2(t *testing.T) {
 		if strings.Contains(stdout, "passed") {
 			t.Errorf("equivcheck %q reported results: %s", tc.args, stdout)
 		}
+	}
+}
+
+// TestUnwritableReportExit2: a report path whose directory refuses new
+// files is refused before anything runs, naming the path given.
+func TestUnwritableReportExit2(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("uses /proc, where nobody (root included) can create a file")
+	}
+	for _, flag := range []string{"-json", "-junit"} {
+		code, stdout, stderr := runGate(t, []gate.Variant{refVariant}, flag, "/proc/r.out")
+		if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, flag+": cannot create /proc/r.out") {
+			t.Errorf("%s /proc/r.out: exit %d, stderr %q, want 2 and one line naming it", flag, code, stderr)
+		}
+		if stdout != "" {
+			t.Errorf("%s /proc/r.out ran checks:\n%s", flag, stdout)
+		}
+	}
+}
+
+// TestAbsentDefaultFuzzdir: run where the default -fuzzdir does not exist
+// (this package's directory), the gate says once that nothing is replayed
+// or written, and still reports every disagreement.
+func TestAbsentDefaultFuzzdir(t *testing.T) {
+	if _, err := os.Stat(filepath.Join("fuzz", "testdata", "fuzz")); err == nil {
+		t.Skip("the default -fuzzdir exists here")
+	}
+	broken := []gate.Variant{{Name: "broken", Suite: checksumtest.NewSuite(checksumtest.Impl{Sum: dropOdd})}}
+	code, stdout, stderr := runGate(t, broken, "-run", "vectors|exhaustive", "-seed", "1")
+	if code != 1 || strings.Count(stdout, "FAIL checksum/broken/") != 2 {
+		t.Errorf("exit %d, want 1 with two failures:\n%s", code, stdout)
+	}
+	if strings.Count(stderr, filepath.Join("fuzz", "testdata", "fuzz")) != 1 || strings.Contains(stderr, "writing") {
+		t.Errorf("stderr %q, want one note naming the absent -fuzzdir", stderr)
 	}
 }
 
@@ -151,6 +189,22 @@ func TestRequireUnavailableFails(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "skip") {
 		t.Errorf("without -require: exit %d, want 0 with neon skipped:\n%s", code, stdout)
 	}
+	// A -run that names a method selects the variants that cannot run as
+	// well: their one row stands for every method of the pair.
+	for _, run := range []string{"/vectors", "checksum/neon/vectors", "vectors$"} {
+		code, stdout, _ = runGate(t, variants, "-run", run, "-require", "neon")
+		if code != 1 || !strings.Contains(stdout, "required") {
+			t.Errorf("-run %q -require neon: exit %d, want 1 with neon named:\n%s", run, code, stdout)
+		}
+	}
+	code, stdout, _ = runGate(t, variants, "-run", "/vectors")
+	if code != 0 || !strings.Contains(stdout, "1 skipped") {
+		t.Errorf("-run /vectors: exit %d, want 0 with neon listed as skipped:\n%s", code, stdout)
+	}
+	code, stdout, _ = runGate(t, variants, "-run", "/ref/")
+	if code != 0 || strings.Contains(stdout, "neon") {
+		t.Errorf("-run /ref/: exit %d, want 0 without neon:\n%s", code, stdout)
+	}
 }
 
 // TestDisagreementExits1 wires a broken implementation into the gate: it must
@@ -193,6 +247,14 @@ func TestUnusableImplementation(t *testing.T) {
 	code, stdout, _ := runGate(t, variants)
 	if code != 1 || strings.Count(stdout, "Impl.Sum is nil") != 1 || strings.Count(stdout, "checksum   empty") != 1 {
 		t.Errorf("exit %d, want 1 with one row and Impl.Sum named once:\n%s", code, stdout)
+	}
+	// A -run that names a method still reaches it, alone or beside a
+	// variant that runs.
+	for _, vs := range [][]gate.Variant{variants, {refVariant, variants[0]}} {
+		code, stdout, _ = runGate(t, vs, "-run", "/vectors")
+		if code != 1 || strings.Count(stdout, "Impl.Sum is nil") != 1 {
+			t.Errorf("-run /vectors with %d variants: exit %d, want 1 with Impl.Sum named once:\n%s", len(vs), code, stdout)
+		}
 	}
 }
 

@@ -227,7 +227,10 @@ func writeReport(path string, data []byte, stdout io.Writer) error {
 		_, err := stdout.Write(data)
 		return err
 	}
-	return atomicfile.Write("", path, data, 0o644)
+	if err := atomicfile.Write("", path, data, 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
 }
 
 func orReason(err, reason string) string {
@@ -247,8 +250,7 @@ func writeFuzzInput(dir string, ce *equiv.Counterexample, stderr io.Writer) stri
 	if !ok {
 		return ""
 	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		fmt.Fprintf(stderr, "not writing the counterexample: -fuzzdir %s is not a directory\n", dir)
+	if dir == "" { // the default -fuzzdir is absent: runAll said so
 		return ""
 	}
 	path := filepath.Join(dir, ce.FuzzTarget, name)
