@@ -61,7 +61,7 @@ func TestMaxInputLen(t *testing.T) {
 				}
 				n := 0
 				for h, err := range impl.PacketsWith(at, 8, opts) {
-					if n++; err != nil || uint64(len(h.Packet())) != ref.MaxInputLen {
+					if n++; err != nil || uint64(len(h.Packet())) != quic.MaxInputLen {
 						t.Errorf("PacketsWith(1-RTT, len=MaxInputLen, opts=%d) yielded %v len %d, %v; want the whole input, nil", opts, h.Type(), len(h.Packet()), err)
 					}
 				}

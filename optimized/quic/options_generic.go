@@ -26,7 +26,7 @@ func parseHeaderWithGeneric(b []byte, shortDCIDLen int, opts Options) (Header, e
 // its second bit, and parseLong skips the check.
 func parseGreased(b []byte, shortDCIDLen int) (Header, error) {
 	n := uint(shortDCIDLen)
-	if n > MaxCIDLen || uint64(len(b)) > ref.MaxInputLen {
+	if n > MaxCIDLen || uint64(len(b)) > MaxInputLen {
 		return Header{}, ErrInvalidArgument
 	}
 	if len(b) == 0 {

@@ -94,6 +94,7 @@ const (
 	RetryIntegrityTagLen = ref.RetryIntegrityTagLen
 	SampleLen            = ref.SampleLen
 	MaxVarint            = ref.MaxVarint
+	MaxInputLen          = ref.MaxInputLen
 )
 
 // Errors, identical to the reference's.

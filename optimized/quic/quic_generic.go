@@ -84,7 +84,7 @@ const shortMin = 4 + SampleLen
 // four words, is returned in registers. Everything else goes out of line.
 func parseHeaderGeneric(b []byte, shortDCIDLen int) (Header, error) {
 	n := uint(shortDCIDLen)
-	if n <= MaxCIDLen && len(b) > 0 && uint64(len(b)) <= ref.MaxInputLen {
+	if n <= MaxCIDLen && len(b) > 0 && uint64(len(b)) <= MaxInputLen {
 		first := b[0]
 		if first&0xc0 == 0x40 && uint(len(b)) > n+shortMin {
 			return ref.NewHeader(b[:len(b):len(b)], Type1RTT, first&0x20 != 0, int(n), 0, int(n+1)), nil
@@ -102,7 +102,7 @@ func parseHeaderGeneric(b []byte, shortDCIDLen int) (Header, error) {
 // the Fixed Bit set comes here only when the fast path's length check
 // failed, so it is too short for the sample.
 func parseShortSlow(b []byte, shortDCIDLen int) (Header, error) {
-	if uint(shortDCIDLen) > MaxCIDLen || uint64(len(b)) > ref.MaxInputLen {
+	if uint(shortDCIDLen) > MaxCIDLen || uint64(len(b)) > MaxInputLen {
 		return Header{}, ErrInvalidArgument
 	}
 	if len(b) == 0 {

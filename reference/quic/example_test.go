@@ -23,8 +23,9 @@ func ExampleParseHeader() {
 	// quic: length exceeds datagram
 }
 
-// RFC 9000 Appendix A.3: the packet number 0x9b32, received when the
-// largest acknowledged is 0xa82f30ea, is 0xa82f9b32.
+// RFC 9000 §17.1 (decoded by Appendix A.3's algorithm): the 16-bit packet
+// number 0x9b32, received when the highest successfully authenticated
+// packet number is 0xa82f30ea, is 0xa82f9b32.
 func ExampleDecodePacketNumber() {
 	fmt.Printf("%#x\n", quic.DecodePacketNumber(0xa82f30ea, 0x9b32, 2))
 	// Output: 0xa82f9b32

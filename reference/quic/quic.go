@@ -301,8 +301,10 @@ var (
 	ErrEmptyRetryToken = errors.New("quic: empty retry token")
 
 	// ErrBadVersionList reports a Version Negotiation packet whose
-	// Supported Version list is empty or not a multiple of 4 bytes
-	// (RFC 8999 §6, RFC 9000 §17.2.1).
+	// Supported Version list is not a multiple of 4 bytes (its entries
+	// are 32 bits: RFC 8999 §6, RFC 9000 §17.2.1) or is empty, which the
+	// RFCs' figure allows but which lists no version to retry with: this
+	// package rejects it (docs/quic.md).
 	ErrBadVersionList = errors.New("quic: bad supported version list")
 
 	// ErrLengthExceedsDatagram reports an Initial, 0-RTT or Handshake
