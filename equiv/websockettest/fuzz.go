@@ -56,8 +56,10 @@ func CheckInput(impl Impl, payload []byte, key uint32, pos int, plan []byte, opt
 //
 //	func FuzzMyMask(f *testing.F) { websockettest.Fuzz(f, websockettest.Impl{Mask: mypkg.Mask}) }
 //
-// Its arguments are FuzzMask's, so the counterexamples Test writes (as
-// "go test fuzz v1" files) replay in testdata/fuzz/FuzzMyMask.
+// Its arguments are FuzzMask's, so a counterexample Test writes (a "go
+// test fuzz v1" file, testdata/equiv/FuzzMask/<hash> by default; see
+// equiv.EnvFailDir) replays in this target once moved to
+// testdata/fuzz/FuzzMyMask/, where "go test" runs it every time.
 func Fuzz(f equiv.F, impl Impl, opts ...equiv.Option) {
 	f.Helper()
 	FuzzAll(f, []Impl{impl}, opts...)
