@@ -34,10 +34,8 @@ type options struct {
 	require []string
 	json    string
 	corpus  fs.FS  // nil: each suite's own
-	fuzzdir string // "" when the default is absent
+	fuzzdir string // "" when the default is absent (runAll says so)
 	list    bool
-
-	fuzzdirNote string // why fuzzdir is "", printed once
 }
 
 // defaultFuzzdir is -fuzzdir's default: this repository's fuzz targets'
@@ -125,6 +123,7 @@ func parseFlags(name string, args []string) (*options, error) {
 // named on the command line and does not exist. The default, absent where
 // the gate runs outside this repository's root, is dropped (o.fuzzdir
 // becomes ""): runAll says so once, and nothing is replayed or written.
+// A -fuzzdir named on the command line is never "" here.
 func (o *options) checkFuzzdir(fset *flag.FlagSet) error {
 	set := false
 	fset.Visit(func(f *flag.Flag) { set = set || f.Name == "fuzzdir" })
@@ -135,7 +134,6 @@ func (o *options) checkFuzzdir(fset *flag.FlagSet) error {
 	case err != nil && (set || !errors.Is(err, fs.ErrNotExist)):
 		return usageError{fmt.Sprintf("-fuzzdir: %s is not a readable directory", o.fuzzdir)}
 	case err != nil:
-		o.fuzzdirNote = fmt.Sprintf("no %s here: regression inputs are not replayed and counterexamples not written (see -fuzzdir)", o.fuzzdir)
 		o.fuzzdir = ""
 	}
 	return nil

@@ -115,8 +115,8 @@ func runAll(name string, o *options, variants []Variant, stdout, stderr io.Write
 		fmt.Fprintf(stderr, "%s: no check matches -run %q\n", name, o.run)
 		return nil, 2
 	}
-	if o.fuzzdirNote != "" {
-		fmt.Fprintf(stderr, "%s: %s\n", name, o.fuzzdirNote)
+	if o.fuzzdir == "" {
+		fmt.Fprintf(stderr, "%s: no %s here: regression inputs are not replayed and counterexamples not written (see -fuzzdir)\n", name, defaultFuzzdir)
 	}
 	rep.finish(o, stdout, stderr)
 	return rep, 0
