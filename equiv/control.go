@@ -53,8 +53,17 @@ func ParseShard(s string) (k, n int, err error) {
 // the index of each unit of its enumeration (an outer-loop index, say) and
 // skips, without counting, the units that are not its own; every unit must
 // be tested with Mine, so that the shards' counts add up to the whole.
+//
+// A sharded Split method that owned no unit and compared nothing is
+// reported skipped on that shard ("shard k/n holds no unit of its domain"),
+// never passed; one that owned a unit and compared nothing fails with
+// ErrNothingChecked, as any method does.
 func (r *Run) Mine(i int) bool {
-	return r.cfg.shardN <= 1 || i%r.cfg.shardN == r.cfg.shardK-1
+	mine := r.cfg.shardN <= 1 || i%r.cfg.shardN == r.cfg.shardK-1
+	if mine {
+		r.owned++
+	}
+	return mine
 }
 
 // interrupt unwinds a method that WithStop stopped.

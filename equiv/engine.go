@@ -158,8 +158,15 @@ func runMethod(pair string, cfg *Config, i int, m Method) Result {
 	if res.Err == nil && !cfg.stopped() {
 		res.Err = r.unreachedErr(m.Split)
 	}
-	if res.Err == nil && r.checked == 0 && !(cfg.shardN > 1 && m.Split) {
-		// A method that compared nothing did not check anything.
+	switch {
+	case res.Err != nil || r.checked > 0:
+	case cfg.shardN > 1 && m.Split && r.owned == 0:
+		// This shard's part of the domain is empty (more shards than
+		// units): the method did not run here, so it is not a pass.
+		res.Skipped = fmt.Sprintf("shard %d/%d holds no unit of its domain: more shards than units", cfg.shardK, cfg.shardN)
+	default:
+		// A method that compared nothing did not check anything,
+		// sharded or not, once it had a part of its own.
 		res.Err = fmt.Errorf("%s/%s: %w", pair, m.Name, ErrNothingChecked)
 	}
 	return res
@@ -174,6 +181,7 @@ type Run struct {
 	method       string
 	checked      int64
 	calls        uint64 // of Count, for the checkpoints
+	owned        int    // units Mine gave this shard
 	rng          *rand.Rand
 	start        time.Time
 	lastProgress time.Time

@@ -412,7 +412,7 @@ func TestShardsAddUp(t *testing.T) {
 	s := equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "split", Split: true, Func: func(r *equiv.Run) error {
 		for i := range 1000 {
 			if r.Mine(i) {
-				r.Count(i % 7)
+				r.Count(i%7 + 1)
 			}
 		}
 		return nil
@@ -435,6 +435,34 @@ func TestShardsAddUp(t *testing.T) {
 		if _, _, err := equiv.ParseShard(bad); err == nil {
 			t.Errorf("ParseShard(%q) accepted", bad)
 		}
+	}
+}
+
+// TestEmptyShardNotPassed: a Split method whose units all fall to other
+// shards is reported skipped there, never passed with nothing compared;
+// one that owned a unit and compared nothing fails like any method.
+func TestEmptyShardNotPassed(t *testing.T) {
+	units := func(n int, count bool) equiv.Suite {
+		return equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "split", Split: true, Func: func(r *equiv.Run) error {
+			for i := range n {
+				if r.Mine(i) && count {
+					r.Count(1)
+				}
+			}
+			return nil
+		}}}}
+	}
+	for k := 1; k <= 5; k++ {
+		rs, err := results(units(3, true), equiv.WithShard(k, 5))
+		switch {
+		case k <= 3 && (err != nil || rs[0].Skipped != "" || rs[0].Checked != 1):
+			t.Errorf("shard %d/5 of 3 units: %+v, %v; want 1 compared", k, rs[0], err)
+		case k > 3 && (err != nil || !strings.Contains(rs[0].Skipped, fmt.Sprintf("shard %d/5 holds no unit", k))):
+			t.Errorf("shard %d/5 of 3 units: %+v, %v; want skipped", k, rs[0], err)
+		}
+	}
+	if _, err := results(units(3, false), equiv.WithShard(2, 5)); !errors.Is(err, equiv.ErrNothingChecked) {
+		t.Errorf("a shard that owned a unit and compared nothing: %v, want ErrNothingChecked", err)
 	}
 }
 

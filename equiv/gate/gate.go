@@ -115,6 +115,10 @@ func runAll(name string, o *options, variants []Variant, stdout, stderr io.Write
 		fmt.Fprintf(stderr, "%s: no check matches -run %q\n", name, o.run)
 		return nil, 2
 	}
+	if rep.selected == 0 {
+		// Only under -shard: -run selected checks, all dealt to others.
+		fmt.Fprintf(stderr, "%s: shard %d/%d holds none of the %d checks -run selects: the other shards run them\n", name, o.shardK, o.shardN, rep.matched)
+	}
 	if o.fuzzdir == "" {
 		fmt.Fprintf(stderr, "%s: no %s here: regression inputs are not replayed and counterexamples not written (see -fuzzdir)\n", name, defaultFuzzdir)
 	}

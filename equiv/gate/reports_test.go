@@ -204,6 +204,31 @@ func TestShardUnion(t *testing.T) {
 	}
 }
 
+// TestEmptyShard: a shard that holds nothing of what -run selects says so
+// and passes nothing: a split method with no unit there is a skipped row,
+// and a shard dealt no whole method prints a note and no row.
+func TestEmptyShard(t *testing.T) {
+	split := gate.Variant{Name: "split", Suite: equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "part", Split: true, Func: func(r *equiv.Run) error {
+		for i := range 3 {
+			if r.Mine(i) {
+				r.Count(1)
+			}
+		}
+		return nil
+	}}}}}
+	code, stdout, _ := runGate(t, []gate.Variant{split}, "-seed", "1", "-shard", "5/5")
+	if code != 0 || !strings.Contains(stdout, "skip (shard 5/5 holds no unit") || !strings.Contains(stdout, "0 passed, 0 failed, 1 skipped") {
+		t.Errorf("split method, shard 5/5 of 3 units: exit %d\n%s", code, stdout)
+	}
+	code, stdout, stderr := runGate(t, []gate.Variant{refVariant}, "-seed", "1", "-run", "/vectors$", "-shard", "2/2")
+	if code != 0 || !strings.Contains(stderr, "shard 2/2 holds none of the 1 checks") || !strings.Contains(stdout, "0 passed, 0 failed, 0 skipped") {
+		t.Errorf("one whole method, shard 2/2: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, _, stderr := runGate(t, []gate.Variant{refVariant}, "-seed", "1", "-run", "/vectors$", "-shard", "1/2"); strings.Contains(stderr, "holds none") {
+		t.Errorf("shard 1/2 runs the method but says it holds none:\n%s", stderr)
+	}
+}
+
 // A method's domain is in the JSON row and, with -v, under its table row;
 // an expected class it did not reach fails it.
 func TestDomainReported(t *testing.T) {
