@@ -22,20 +22,21 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 type options struct {
-	level   equiv.Level
-	timeout time.Duration
-	shardK  int // 1-based; 0: not sharded
-	shardN  int
-	junit   string
-	verbose bool
-	version bool
-	run     *regexp.Regexp
-	seed    uint64
-	require []string
-	json    string
-	corpus  fs.FS  // nil: each suite's own
-	fuzzdir string // "" when the default is absent (runAll says so)
-	list    bool
+	level     equiv.Level
+	timeout   time.Duration
+	shardK    int // 1-based; 0: not sharded
+	shardN    int
+	junit     string
+	verbose   bool
+	version   bool
+	run       *regexp.Regexp
+	seed      uint64
+	require   []string
+	json      string
+	corpus    fs.FS  // nil: each suite's own
+	corpusDir string // -corpus as given
+	fuzzdir   string // "" when the default is absent (runAll says so)
+	list      bool
 }
 
 // defaultFuzzdir is -fuzzdir's default: this repository's fuzz targets'
@@ -114,7 +115,7 @@ func parseFlags(name string, args []string) (*options, error) {
 		if err != nil || !st.IsDir() {
 			return nil, usageError{fmt.Sprintf("-corpus: %s is not a readable directory", dir)}
 		}
-		o.corpus = os.DirFS(dir)
+		o.corpus, o.corpusDir = os.DirFS(dir), dir
 	}
 	return o, nil
 }

@@ -28,10 +28,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/equivcheck/equivcheck/equiv"
@@ -166,19 +168,34 @@ func check(o *options, variants []Variant) error {
 	}
 	done := map[string]bool{}
 	for _, v := range variants {
-		if v.Suite.Err != nil || done[v.Suite.Pair] {
+		// Only the corpus method reads the corpus and regression inputs:
+		// a pair whose corpus method -run leaves out needs none.
+		if v.Suite.Err != nil || done[v.Suite.Pair] || !o.run.MatchString(v.id()+"/"+equiv.MethodCorpus) {
 			continue
 		}
 		done[v.Suite.Pair] = true
 		if err := equiv.ValidateCorpus(v.Suite, o.suiteOptions()...); err != nil {
-			var ce *equiv.CorpusError
-			if errors.As(err, &ce) && ce.Regression {
-				return fmt.Errorf("regression input %s: %v", filepath.Join(o.fuzzdir, filepath.FromSlash(ce.File)), ce.Err)
-			}
-			return err
+			return corpusErr(o, err)
 		}
 	}
 	return nil
+}
+
+// corpusErr names the file of a corpus error as the command line gave its
+// directory (-fuzzdir or -corpus).
+func corpusErr(o *options, err error) error {
+	var ce *equiv.CorpusError
+	switch {
+	case !errors.As(err, &ce):
+		return err
+	case ce.Regression:
+		return fmt.Errorf("regression input %s: %v", filepath.Join(o.fuzzdir, filepath.FromSlash(ce.File)), ce.Err)
+	case o.corpusDir == "":
+		return err
+	case !strings.Contains(ce.File, "/") && errors.Is(ce.Err, fs.ErrNotExist):
+		return fmt.Errorf("-corpus: %s has no directory %s (one per pair whose corpus method runs)", o.corpusDir, ce.File)
+	}
+	return fmt.Errorf("-corpus: %s: %v", filepath.Join(o.corpusDir, filepath.FromSlash(ce.File)), ce.Err)
 }
 
 func required(require []string, v Variant) bool {

@@ -60,10 +60,10 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"-run", "^nothing-matches$"}, "no check matches"},
 		{[]string{"-require", "sse9"}, "sse9"},
 		{[]string{"-corpus", filepath.Join(corrupt, "absent")}, "-corpus"},
-		{[]string{"-corpus", corrupt}, "checksum/bad"},
-		{[]string{"-corpus", wrongSig}, "checksum/short"},
-		{[]string{"-corpus", notFuzz}, "checksum/junk"},
-		{[]string{"-corpus", missingPair}, "checksum"},
+		{[]string{"-corpus", corrupt}, "-corpus: " + filepath.Join(corrupt, "checksum", "bad")},
+		{[]string{"-corpus", wrongSig}, filepath.Join(wrongSig, "checksum", "short")},
+		{[]string{"-corpus", notFuzz}, filepath.Join(notFuzz, "checksum", "junk")},
+		{[]string{"-corpus", missingPair}, missingPair + " has no directory checksum"},
 		{[]string{"-fuzzdir", badRegression}, filepath.Join(badRegression, "FuzzChecksum", "empty")},
 		{[]string{"-json", filepath.Join(missingPair, "no", "such", "dir", "r.json")}, "-json"},
 		{[]string{"-json", missingPair}, "-json"},
@@ -82,6 +82,27 @@ func TestUsageErrorsExit2(t *testing.T) {
 		}
 		if strings.Contains(stdout, "passed") {
 			t.Errorf("equivcheck %q reported results: %s", tc.args, stdout)
+		}
+	}
+}
+
+// TestCorpusOnlyWhereReplayed: only the corpus method reads -corpus and
+// -fuzzdir, so a run whose -run leaves it out needs neither to be complete
+// or valid; one that selects it is refused, exit 2, as above.
+func TestCorpusOnlyWhereReplayed(t *testing.T) {
+	missingPair, badRegression := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(badRegression, "FuzzChecksum", "empty"), "")
+	for _, args := range [][]string{
+		{"-corpus", missingPair, "-run", "/vectors$"},
+		{"-fuzzdir", badRegression, "-run", "/(vectors|guard)$"},
+	} {
+		code, stdout, stderr := runGate(t, []gate.Variant{refVariant}, append(args, "-seed", "1")...)
+		if code != 0 || !strings.Contains(stdout, " passed, 0 failed") {
+			t.Errorf("equivcheck %q: exit %d, want 0\n%s%s", args, code, stdout, stderr)
+		}
+		code, _, _ = runGate(t, []gate.Variant{refVariant}, append(args[:2:2], "-seed", "1", "-run", "/corpus$")...)
+		if code != 2 {
+			t.Errorf("equivcheck %q -run /corpus$: exit %d, want 2", args[:2], code)
 		}
 	}
 }
@@ -321,8 +342,9 @@ func TestJSONWriteFailureKeepsTheVerdict(t *testing.T) {
 }
 
 // TestCounterexampleDoesNotFollowLinks: a symbolic link planted where the
-// gate writes a counterexample is refused as a regression input (exit 2,
-// naming it), and its target is left alone.
+// gate writes a counterexample is refused as a regression input when the
+// corpus method replays them (exit 2, naming it); when it does not, the
+// counterexample replaces the link, not its target.
 func TestCounterexampleDoesNotFollowLinks(t *testing.T) {
 	broken := []gate.Variant{{Name: "broken", Suite: checksumtest.NewSuite(checksumtest.Impl{Sum: dropOdd})}}
 	clean := t.TempDir()
@@ -339,11 +361,15 @@ func TestCounterexampleDoesNotFollowLinks(t *testing.T) {
 	if err := os.Symlink(victim, planted); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
-	code, _, stderr := runGate(t, broken, "-run", "vectors", "-seed", "1", "-fuzzdir", dir)
+	code, _, stderr := runGate(t, broken, "-run", "vectors|corpus", "-seed", "1", "-fuzzdir", dir)
+	if code != 2 || !strings.Contains(stderr, planted) {
+		t.Errorf("exit %d, stderr %q: want 2 naming %s", code, stderr, planted)
+	}
+	code, _, _ = runGate(t, broken, "-run", "vectors", "-seed", "1", "-fuzzdir", dir)
 	if data, _ := os.ReadFile(victim); string(data) != "precious" {
 		t.Errorf("the link's target was overwritten: %q", data)
 	}
-	if code != 2 || !strings.Contains(stderr, planted) {
-		t.Errorf("exit %d, stderr %q: want 2 naming %s", code, stderr, planted)
+	if st, err := os.Lstat(planted); code != 1 || err != nil || !st.Mode().IsRegular() {
+		t.Errorf("-run vectors: exit %d, %s: %v %v; want 1 and the link replaced by the counterexample", code, planted, st, err)
 	}
 }
