@@ -76,7 +76,12 @@ func Run(name string, args []string, stdout, stderr io.Writer, variants []Varian
 		t := buildInfo()
 		fmt.Fprintf(stdout, "%s %s %s (revision %s, modified %v) %s\n", name, t.Module, t.Version, t.VCSRevision, t.VCSModified, t.Go)
 		return 0
-	case o.list:
+	}
+	if err := checkVariants(variants); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return 2
+	}
+	if o.list {
 		for _, v := range variants {
 			fmt.Fprintf(stdout, "%s available=%v\n", v.id(), v.Skip == "")
 		}
@@ -196,6 +201,26 @@ func corpusErr(o *options, err error) error {
 		return fmt.Errorf("-corpus: %s has no directory %s (one per pair whose corpus method runs)", o.corpusDir, ce.File)
 	}
 	return fmt.Errorf("-corpus: %s: %v", filepath.Join(o.corpusDir, filepath.FromSlash(ce.File)), ce.Err)
+}
+
+// checkVariants rejects a list of variants whose rows could not be told
+// apart: a variant without a pair or a name, a name holding a '/' or a
+// space (which -run, -require and the table split on), or one pair/name
+// listed twice.
+func checkVariants(variants []Variant) error {
+	seen := map[string]bool{}
+	for _, v := range variants {
+		switch {
+		case v.Suite.Pair == "":
+			return fmt.Errorf("variant %q: its suite names no pair", v.Name)
+		case v.Name == "" || strings.ContainsAny(v.Name, "/ \t\n"):
+			return fmt.Errorf("variant %q of %s: a name must be non-empty, without '/' or spaces", v.Name, v.Suite.Pair)
+		case seen[v.id()]:
+			return fmt.Errorf("variant %s is listed twice", v.id())
+		}
+		seen[v.id()] = true
+	}
+	return nil
 }
 
 func required(require []string, v Variant) bool {

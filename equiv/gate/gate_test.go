@@ -86,6 +86,34 @@ func TestUsageErrorsExit2(t *testing.T) {
 	}
 }
 
+// TestVariantsTellApart: variants whose rows could not be told apart are
+// refused, exit 2 with one line, before anything runs (-list included).
+func TestVariantsTellApart(t *testing.T) {
+	named := func(name string) gate.Variant { v := refVariant; v.Name = name; return v }
+	noPair := named("x")
+	noPair.Suite.Pair = ""
+	for _, tc := range []struct {
+		variants []gate.Variant
+		want     string
+	}{
+		{[]gate.Variant{refVariant, named("ref")}, "checksum/ref is listed twice"},
+		{[]gate.Variant{named("")}, "a name must be non-empty"},
+		{[]gate.Variant{named("a/b")}, "without '/'"},
+		{[]gate.Variant{named("my impl")}, "without '/' or spaces"},
+		{[]gate.Variant{noPair}, "names no pair"},
+	} {
+		for _, args := range [][]string{{"-seed", "1"}, {"-list"}} {
+			code, stdout, stderr := runGate(t, tc.variants, args...)
+			if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("%s %q: exit %d, stdout %q, stderr %q; want 2 and one line naming %q", tc.want, args, code, stdout, stderr, tc.want)
+			}
+		}
+	}
+	if code, _, _ := runGate(t, []gate.Variant{refVariant, named("other")}, "-list"); code != 0 {
+		t.Errorf("two distinct names: -list exit %d", code)
+	}
+}
+
 // TestCorpusOnlyWhereReplayed: only the corpus method reads -corpus and
 // -fuzzdir, so a run whose -run leaves it out needs neither to be complete
 // or valid; one that selects it is refused, exit 2, as above.
