@@ -54,11 +54,14 @@ func ParseShard(s string) (k, n int, err error) {
 // skips, without counting, the units that are not its own; every unit must
 // be tested with Mine, so that the shards' counts add up to the whole.
 //
-// A sharded Split method that owned no unit and compared nothing is
-// reported skipped on that shard ("shard k/n holds no unit of its domain"),
-// never passed; one that owned a unit and compared nothing fails with
-// ErrNothingChecked, as any method does.
+// A sharded Split method that asked Mine and compared nothing (it owned no
+// unit, or its units compared nothing, as the parts for functions an
+// implementation leaves out do) is reported skipped on that shard, never
+// passed: only the whole run can say the method compared nothing. One
+// that never asked Mine compared nothing on every shard, and fails with
+// ErrNothingChecked as an unsharded method does.
 func (r *Run) Mine(i int) bool {
+	r.asked++
 	mine := r.cfg.shardN <= 1 || i%r.cfg.shardN == r.cfg.shardK-1
 	if mine {
 		r.owned++

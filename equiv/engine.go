@@ -160,13 +160,14 @@ func runMethod(pair string, cfg *Config, i int, m Method) Result {
 	}
 	switch {
 	case res.Err != nil || r.checked > 0:
-	case cfg.shardN > 1 && m.Split && r.owned == 0:
-		// This shard's part of the domain is empty (more shards than
-		// units): the method did not run here, so it is not a pass.
-		res.Skipped = fmt.Sprintf("shard %d/%d holds no unit of its domain: more shards than units", cfg.shardK, cfg.shardN)
+	case cfg.shardN > 1 && m.Split && r.asked > 0:
+		// The method divided its domain and this shard's part compared
+		// nothing: whether the whole method compared anything is for the
+		// other shards to say, and this one did not check anything.
+		res.Skipped = fmt.Sprintf("shard %d/%d compared nothing in its %d of %d units", cfg.shardK, cfg.shardN, r.owned, r.asked)
 	default:
-		// A method that compared nothing did not check anything,
-		// sharded or not, once it had a part of its own.
+		// A method that compared nothing did not check anything. One
+		// that never asked Run.Mine did the same on every shard.
 		res.Err = fmt.Errorf("%s/%s: %w", pair, m.Name, ErrNothingChecked)
 	}
 	return res
@@ -181,7 +182,7 @@ type Run struct {
 	method       string
 	checked      int64
 	calls        uint64 // of Count, for the checkpoints
-	owned        int    // units Mine gave this shard
+	asked, owned int    // units Mine was asked about, and gave this shard
 	rng          *rand.Rand
 	start        time.Time
 	lastProgress time.Time

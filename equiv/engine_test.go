@@ -412,7 +412,7 @@ func TestShardsAddUp(t *testing.T) {
 	s := equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "split", Split: true, Func: func(r *equiv.Run) error {
 		for i := range 1000 {
 			if r.Mine(i) {
-				r.Count(i%7 + 1)
+				r.Count(i % 7)
 			}
 		}
 		return nil
@@ -438,31 +438,45 @@ func TestShardsAddUp(t *testing.T) {
 	}
 }
 
-// TestEmptyShardNotPassed: a Split method whose units all fall to other
-// shards is reported skipped there, never passed with nothing compared;
-// one that owned a unit and compared nothing fails like any method.
+// TestEmptyShardNotPassed: a sharded Split method that compared nothing is
+// reported skipped on that shard, never passed, whether its units all fell
+// to other shards or its own compared nothing; one that never asked Mine
+// compared nothing anywhere and fails, as it does unsharded.
 func TestEmptyShardNotPassed(t *testing.T) {
-	units := func(n int, count bool) equiv.Suite {
+	units := func(n int, count func(i int) bool) equiv.Suite {
 		return equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "split", Split: true, Func: func(r *equiv.Run) error {
 			for i := range n {
-				if r.Mine(i) && count {
+				if r.Mine(i) && count(i) {
 					r.Count(1)
 				}
 			}
 			return nil
 		}}}}
 	}
+	all := func(int) bool { return true }
 	for k := 1; k <= 5; k++ {
-		rs, err := results(units(3, true), equiv.WithShard(k, 5))
+		rs, err := results(units(3, all), equiv.WithShard(k, 5))
 		switch {
 		case k <= 3 && (err != nil || rs[0].Skipped != "" || rs[0].Checked != 1):
 			t.Errorf("shard %d/5 of 3 units: %+v, %v; want 1 compared", k, rs[0], err)
-		case k > 3 && (err != nil || !strings.Contains(rs[0].Skipped, fmt.Sprintf("shard %d/5 holds no unit", k))):
+		case k > 3 && (err != nil || rs[0].Skipped != fmt.Sprintf("shard %d/5 compared nothing in its 0 of 3 units", k)):
 			t.Errorf("shard %d/5 of 3 units: %+v, %v; want skipped", k, rs[0], err)
 		}
 	}
-	if _, err := results(units(3, false), equiv.WithShard(2, 5)); !errors.Is(err, equiv.ErrNothingChecked) {
-		t.Errorf("a shard that owned a unit and compared nothing: %v, want ErrNothingChecked", err)
+	odd := func(i int) bool { return i%2 == 1 }
+	if rs, err := results(units(4, odd), equiv.WithShard(1, 2)); err != nil || rs[0].Skipped != "shard 1/2 compared nothing in its 2 of 4 units" {
+		t.Errorf("a shard whose units compared nothing: %+v, %v; want skipped", rs[0], err)
+	}
+	if rs, err := results(units(4, odd), equiv.WithShard(2, 2)); err != nil || rs[0].Checked != 2 {
+		t.Errorf("the other shard: %+v, %v; want 2 compared", rs[0], err)
+	}
+	for _, s := range []equiv.Suite{units(0, all), units(4, func(int) bool { return false })} {
+		if _, err := results(s); !errors.Is(err, equiv.ErrNothingChecked) {
+			t.Errorf("unsharded, nothing compared: %v, want ErrNothingChecked", err)
+		}
+	}
+	if _, err := results(units(0, all), equiv.WithShard(1, 2)); !errors.Is(err, equiv.ErrNothingChecked) {
+		t.Errorf("a shard of a method that never asked Mine: %v, want ErrNothingChecked", err)
 	}
 }
 

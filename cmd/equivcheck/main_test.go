@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,6 +79,50 @@ func TestSeed1RowsUnchanged(t *testing.T) {
 	for key := range got {
 		if _, ok := want[key]; !ok && available[variantOf(key)] {
 			t.Errorf("%s: a row the baseline does not have", key)
+		}
+	}
+}
+
+// TestShardsAddUpOnTheRegistry: the 15 shards of "-seed 1 -run
+// /exhaustive$" count, between them, every exhaustive row of the baseline,
+// each row on every shard, and pass or skip it, never fail it. 15 shards are
+// more than the checksum's 14 units, so that its last shard holds none.
+func TestShardsAddUpOnTheRegistry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the quick gate's exhaustive methods")
+	}
+	const n = 15
+	sum, seen, skipped := map[string]int64{}, map[string]int{}, 0
+	for k := 1; k <= n; k++ {
+		js := filepath.Join(t.TempDir(), "report.json")
+		var out, errOut bytes.Buffer
+		args := []string{"-seed", "1", "-run", "/exhaustive$", "-shard", fmt.Sprintf("%d/%d", k, n), "-json", js}
+		if code := gate.Run("equivcheck", args, &out, &errOut, registry.Gate()); code != 0 {
+			t.Fatalf("%v: exit %d\n%s\n%s", args, code, out.String(), errOut.String())
+		}
+		for key, c := range readRows(t, js) {
+			key, status, _ := strings.Cut(key, " (")
+			if status != "" && status != "skip)" {
+				t.Errorf("shard %d/%d: %s %s", k, n, key, status)
+			}
+			skipped += map[bool]int{true: 1}[status != ""]
+			sum[key] += c
+			seen[key]++
+		}
+	}
+	if skipped == 0 {
+		t.Error("no shard skipped a method: the checksum's last shard should hold none of its 14 units")
+	}
+	available := map[string]bool{}
+	for _, v := range registry.Gate() {
+		available[v.Suite.Pair+"/"+v.Name] = v.Skip == ""
+	}
+	for key, c := range readRows(t, baseline) {
+		if !strings.HasSuffix(key, "/exhaustive") || !available[variantOf(key)] {
+			continue
+		}
+		if sum[key] != c || seen[key] != n {
+			t.Errorf("%s: the shards counted %d on %d shards, the baseline %d", key, sum[key], seen[key], c)
 		}
 	}
 }

@@ -35,6 +35,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/equivcheck/equivcheck/equiv"
 )
@@ -175,7 +176,7 @@ func check(o *options, variants []Variant) error {
 	for _, v := range variants {
 		// Only the corpus method reads the corpus and regression inputs:
 		// a pair whose corpus method -run leaves out needs none.
-		if v.Suite.Err != nil || done[v.Suite.Pair] || !o.run.MatchString(v.id()+"/"+equiv.MethodCorpus) {
+		if v.Skip != "" || v.Suite.Err != nil || done[v.Suite.Pair] || !o.run.MatchString(v.id()+"/"+equiv.MethodCorpus) {
 			continue
 		}
 		done[v.Suite.Pair] = true
@@ -204,23 +205,27 @@ func corpusErr(o *options, err error) error {
 }
 
 // checkVariants rejects a list of variants whose rows could not be told
-// apart: a variant without a pair or a name, a name holding a '/' or a
-// space (which -run, -require and the table split on), or one pair/name
-// listed twice.
+// apart or named: a pair or variant name that is empty or holds a '/', a
+// ',' or a space (which -run, -require and the table split on), or one
+// pair/name listed twice.
 func checkVariants(variants []Variant) error {
 	seen := map[string]bool{}
 	for _, v := range variants {
 		switch {
-		case v.Suite.Pair == "":
-			return fmt.Errorf("variant %q: its suite names no pair", v.Name)
-		case v.Name == "" || strings.ContainsAny(v.Name, "/ \t\n"):
-			return fmt.Errorf("variant %q of %s: a name must be non-empty, without '/' or spaces", v.Name, v.Suite.Pair)
+		case !goodName(v.Suite.Pair):
+			return fmt.Errorf("variant %q: pair name %q must be non-empty, without '/', ',' or spaces", v.Name, v.Suite.Pair)
+		case !goodName(v.Name):
+			return fmt.Errorf("variant %q of %s: a name must be non-empty, without '/', ',' or spaces", v.Name, v.Suite.Pair)
 		case seen[v.id()]:
 			return fmt.Errorf("variant %s is listed twice", v.id())
 		}
 		seen[v.id()] = true
 	}
 	return nil
+}
+
+func goodName(s string) bool {
+	return s != "" && !strings.ContainsAny(s, "/,") && strings.IndexFunc(s, unicode.IsSpace) < 0
 }
 
 func required(require []string, v Variant) bool {

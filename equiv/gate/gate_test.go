@@ -92,6 +92,8 @@ func TestVariantsTellApart(t *testing.T) {
 	named := func(name string) gate.Variant { v := refVariant; v.Name = name; return v }
 	noPair := named("x")
 	noPair.Suite.Pair = ""
+	spacePair := named("x")
+	spacePair.Suite.Pair = "check sum"
 	for _, tc := range []struct {
 		variants []gate.Variant
 		want     string
@@ -99,8 +101,13 @@ func TestVariantsTellApart(t *testing.T) {
 		{[]gate.Variant{refVariant, named("ref")}, "checksum/ref is listed twice"},
 		{[]gate.Variant{named("")}, "a name must be non-empty"},
 		{[]gate.Variant{named("a/b")}, "without '/'"},
-		{[]gate.Variant{named("my impl")}, "without '/' or spaces"},
-		{[]gate.Variant{noPair}, "names no pair"},
+		{[]gate.Variant{named("my impl")}, "without '/', ',' or spaces"},
+		{[]gate.Variant{named("tab\tbed")}, "a name must be"},
+		{[]gate.Variant{named("line\n")}, "a name must be"},
+		{[]gate.Variant{named("nb\u00a0sp")}, "a name must be"},
+		{[]gate.Variant{named("a,b")}, "a name must be"},
+		{[]gate.Variant{noPair}, "pair name \"\" must be"},
+		{[]gate.Variant{spacePair}, "pair name \"check sum\" must be"},
 	} {
 		for _, args := range [][]string{{"-seed", "1"}, {"-list"}} {
 			code, stdout, stderr := runGate(t, tc.variants, args...)
@@ -128,9 +135,9 @@ func TestCorpusOnlyWhereReplayed(t *testing.T) {
 		if code != 0 || !strings.Contains(stdout, " passed, 0 failed") {
 			t.Errorf("equivcheck %q: exit %d, want 0\n%s%s", args, code, stdout, stderr)
 		}
-		code, _, _ = runGate(t, []gate.Variant{refVariant}, append(args[:2:2], "-seed", "1", "-run", "/corpus$")...)
-		if code != 2 {
-			t.Errorf("equivcheck %q -run /corpus$: exit %d, want 2", args[:2], code)
+		code, _, stderr = runGate(t, []gate.Variant{refVariant}, append(args[:2:2], "-seed", "1", "-run", "/corpus$")...)
+		if want := map[string]string{"-corpus": "has no directory checksum", "-fuzzdir": "regression input"}[args[0]]; code != 2 || !strings.Contains(stderr, want) {
+			t.Errorf("equivcheck %q -run /corpus$: exit %d, stderr %q; want 2 naming %q", args[:2], code, stderr, want)
 		}
 	}
 }

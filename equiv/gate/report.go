@@ -122,7 +122,7 @@ type report struct {
 func newReport(o *options) *report {
 	rep := &report{Schema: SchemaVersion, Tool: buildInfo(), Level: o.level.String(), Seed: strconv.FormatUint(o.seed, 10),
 		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPU: cpuFeatures(), Start: time.Now().UTC(),
-		done: map[string]int64{}, annotations: os.Getenv("GITHUB_ACTIONS") == "true"}
+		Rows: []row{}, done: map[string]int64{}, annotations: os.Getenv("GITHUB_ACTIONS") == "true"}
 	if o.shardN > 1 {
 		rep.Shard = fmt.Sprintf("%d/%d", o.shardK, o.shardN)
 	}

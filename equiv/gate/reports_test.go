@@ -1,6 +1,7 @@
 package gate_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"os"
@@ -217,12 +218,16 @@ func TestEmptyShard(t *testing.T) {
 		return nil
 	}}}}}
 	code, stdout, _ := runGate(t, []gate.Variant{split}, "-seed", "1", "-shard", "5/5")
-	if code != 0 || !strings.Contains(stdout, "skip (shard 5/5 holds no unit") || !strings.Contains(stdout, "0 passed, 0 failed, 1 skipped") {
+	if code != 0 || !strings.Contains(stdout, "skip (shard 5/5 compared nothing in its 0 of 3 units)") || !strings.Contains(stdout, "0 passed, 0 failed, 1 skipped") {
 		t.Errorf("split method, shard 5/5 of 3 units: exit %d\n%s", code, stdout)
 	}
-	code, stdout, stderr := runGate(t, []gate.Variant{refVariant}, "-seed", "1", "-run", "/vectors$", "-shard", "2/2")
+	js := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, stderr := runGate(t, []gate.Variant{refVariant}, "-seed", "1", "-run", "/vectors$", "-shard", "2/2", "-json", js)
 	if code != 0 || !strings.Contains(stderr, "shard 2/2 holds none of the 1 checks") || !strings.Contains(stdout, "0 passed, 0 failed, 0 skipped") {
 		t.Errorf("one whole method, shard 2/2: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if data, _ := os.ReadFile(js); !bytes.Contains(data, []byte(`"results": []`)) {
+		t.Errorf("the empty shard's JSON report has no empty results array:\n%s", data)
 	}
 	if _, _, stderr := runGate(t, []gate.Variant{refVariant}, "-seed", "1", "-run", "/vectors$", "-shard", "1/2"); strings.Contains(stderr, "holds none") {
 		t.Errorf("shard 1/2 runs the method but says it holds none:\n%s", stderr)
