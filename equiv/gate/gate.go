@@ -161,7 +161,8 @@ func writeReports(name string, o *options, rep *report, stdout, stderr io.Writer
 
 // check rejects what would make the run meaningless before it starts:
 // -require names that match no variant, and corrupt corpus or regression
-// files (a problem with the gate's input, not a disagreement).
+// files of the pairs whose corpus method -run selects (a problem with the
+// gate's input, not a disagreement).
 func check(o *options, variants []Variant) error {
 	for _, name := range o.require {
 		found := false
@@ -224,6 +225,8 @@ func checkVariants(variants []Variant) error {
 	return nil
 }
 
+// goodName reports whether s can name a pair or a variant: -run splits
+// on '/', -require on ',', and the table on spaces.
 func goodName(s string) bool {
 	return s != "" && !strings.ContainsAny(s, "/,") && strings.IndexFunc(s, unicode.IsSpace) < 0
 }
