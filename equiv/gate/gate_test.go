@@ -376,6 +376,36 @@ func TestJSONWriteFailureKeepsTheVerdict(t *testing.T) {
 	}
 }
 
+// TestReplayHint: the replay line names the package that replays the
+// counterexample, when -fuzzdir is the testdata/fuzz of a package (relative
+// as given, or absolute) that declares the fuzz target, and says where to
+// move it otherwise.
+func TestReplayHint(t *testing.T) {
+	broken := []gate.Variant{{Name: "broken", Suite: checksumtest.NewSuite(checksumtest.Impl{Sum: dropOdd})}}
+	root := t.TempDir()
+	t.Chdir(root)
+	target := "package p\n\nfunc FuzzChecksum(f *testing.F) { checksumtest.Fuzz(f, impl) }\n"
+	for _, dir := range []string{"mypkg", "abs", "."} {
+		writeFile(t, filepath.Join(dir, "fuzz_test.go"), target)
+	}
+	writeFile(t, filepath.Join("other", "fuzz_test.go"), strings.Replace(target, "FuzzChecksum", "FuzzMySum", 1))
+	move := "move it to testdata/fuzz/FuzzChecksum/ (or testdata/fuzz/<your target>/) of a package"
+	for _, tc := range []struct{ fuzzdir, want string }{
+		{filepath.Join("mypkg", "testdata", "fuzz"), "replay: go test ." + string(filepath.Separator) + "mypkg -run '^FuzzChecksum$/^"},
+		{filepath.Join(root, "abs", "testdata", "fuzz"), "replay: go test " + filepath.Join(root, "abs") + " -run '^FuzzChecksum$/^"},
+		{filepath.Join("testdata", "fuzz"), "replay: go test . -run '^FuzzChecksum$/^"},
+		{filepath.Join("other", "testdata", "fuzz"), move}, // its target has another name
+		{"elsewhere", move},
+	} {
+		os.MkdirAll(tc.fuzzdir, 0o755)
+		code, stdout, _ := runGate(t, broken, "-run", "vectors", "-seed", "1", "-fuzzdir", tc.fuzzdir)
+		files, _ := filepath.Glob(filepath.Join(tc.fuzzdir, "FuzzChecksum", "*"))
+		if code != 1 || len(files) != 1 || !strings.Contains(stdout, tc.want) || !strings.Contains(stdout, filepath.Base(files[0])+"$'") {
+			t.Errorf("-fuzzdir %s: exit %d, wrote %v, want a line with %q and the file's name:\n%s", tc.fuzzdir, code, files, tc.want, stdout)
+		}
+	}
+}
+
 // TestCounterexampleDoesNotFollowLinks: a symbolic link planted where the
 // gate writes a counterexample is refused as a regression input when the
 // corpus method replays them (exit 2, naming it); when it does not, the
