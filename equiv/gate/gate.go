@@ -3,7 +3,8 @@
 // variant, method, inputs checked, time, result) and exits 0 when every
 // check that ran agreed, 1 on any disagreement (printing a minimized
 // counterexample and writing it as a fuzz input) or a required variant that
-// could not run, and 2 on unusable flags or a corrupt corpus file.
+// could not run, and 2 on unusable flags, a corrupt corpus file, or
+// variants whose names clash or hold '/', ',' or a space.
 //
 // cmd/equivcheck is Main over this module's variants. A gate of your own is
 // a ten-line main over yours:
@@ -43,7 +44,7 @@ import (
 // Variant is one implementation under test: a suite bound to it, and its
 // name within its pair.
 type Variant struct {
-	Name  string      // such as "avx2"; the pair is Suite.Pair
+	Name  string      // such as "avx2", without '/', ',' or spaces; the pair is Suite.Pair
 	Suite equiv.Suite // the pair's suite bound to this implementation
 	// Skip, if non-empty, says why this machine or build cannot run the
 	// variant: it is reported skipped, or failed if -require names it.

@@ -376,34 +376,61 @@ func TestJSONWriteFailureKeepsTheVerdict(t *testing.T) {
 	}
 }
 
-// TestReplayHint: the replay line names the package that replays the
-// counterexample, when -fuzzdir is the testdata/fuzz of a package (relative
-// as given, or absolute) that declares the fuzz target, and says where to
-// move it otherwise.
+// TestReplayHint: the replay line is one go test command, run in the
+// package, when the counterexample lands in the testdata/fuzz of a package
+// that go test would build with a fuzz target of its name; otherwise it
+// says where to copy the file. Build tags, ignored file names, comments
+// and methods do not count as declaring the target.
 func TestReplayHint(t *testing.T) {
-	broken := []gate.Variant{{Name: "broken", Suite: checksumtest.NewSuite(checksumtest.Impl{Sum: dropOdd})}}
 	root := t.TempDir()
 	t.Chdir(root)
 	target := "package p\n\nfunc FuzzChecksum(f *testing.F) { checksumtest.Fuzz(f, impl) }\n"
-	for _, dir := range []string{"mypkg", "abs", "."} {
+	for _, dir := range []string{"mypkg", "abs", ".", "sp ace"} {
 		writeFile(t, filepath.Join(dir, "fuzz_test.go"), target)
 	}
 	writeFile(t, filepath.Join("other", "fuzz_test.go"), strings.Replace(target, "FuzzChecksum", "FuzzMySum", 1))
-	move := "move it to testdata/fuzz/FuzzChecksum/ (or testdata/fuzz/<your target>/) of a package"
+	writeFile(t, filepath.Join("tagged", "fuzz_test.go"), "//go:build integration\n\n"+target)
+	writeFile(t, filepath.Join("ignored", "_fuzz_test.go"), target)
+	writeFile(t, filepath.Join("comment", "fuzz_test.go"), "package p\n\n// func FuzzChecksum(f *testing.F) {}\n")
+	writeFile(t, filepath.Join("method", "fuzz_test.go"), "package p\n\ntype T int\n\nfunc (T) FuzzChecksum(f *testing.F) {}\n")
+	writeFile(t, filepath.Join("nonTest", "fuzz.go"), target)
+	run := "go test -run FuzzChecksum/"
 	for _, tc := range []struct{ fuzzdir, want string }{
-		{filepath.Join("mypkg", "testdata", "fuzz"), "replay: go test ." + string(filepath.Separator) + "mypkg -run '^FuzzChecksum$/^"},
-		{filepath.Join(root, "abs", "testdata", "fuzz"), "replay: go test " + filepath.Join(root, "abs") + " -run '^FuzzChecksum$/^"},
-		{filepath.Join("testdata", "fuzz"), "replay: go test . -run '^FuzzChecksum$/^"},
-		{filepath.Join("other", "testdata", "fuzz"), move}, // its target has another name
-		{"elsewhere", move},
+		{filepath.Join("mypkg", "testdata", "fuzz"), "replay: cd mypkg && " + run},
+		{filepath.Join(root, "abs", "testdata", "fuzz"), "replay: cd " + filepath.Join(root, "abs") + " && " + run},
+		{filepath.Join("testdata", "fuzz"), "replay: " + run},
+		{filepath.Join("sp ace", "testdata", "fuzz"), `replay: cd "sp ace" && ` + run},
+		{filepath.Join("other", "testdata", "fuzz"), ""}, // its target has another name
+		{filepath.Join("tagged", "testdata", "fuzz"), ""},
+		{filepath.Join("ignored", "testdata", "fuzz"), ""},
+		{filepath.Join("comment", "testdata", "fuzz"), ""},
+		{filepath.Join("method", "testdata", "fuzz"), ""},
+		{filepath.Join("nonTest", "testdata", "fuzz"), ""},
+		{"elsewhere", ""},
 	} {
-		os.MkdirAll(tc.fuzzdir, 0o755)
-		code, stdout, _ := runGate(t, broken, "-run", "vectors", "-seed", "1", "-fuzzdir", tc.fuzzdir)
-		files, _ := filepath.Glob(filepath.Join(tc.fuzzdir, "FuzzChecksum", "*"))
-		if code != 1 || len(files) != 1 || !strings.Contains(stdout, tc.want) || !strings.Contains(stdout, filepath.Base(files[0])+"$'") {
-			t.Errorf("-fuzzdir %s: exit %d, wrote %v, want a line with %q and the file's name:\n%s", tc.fuzzdir, code, files, tc.want, stdout)
+		file, stdout := replayLine(t, tc.fuzzdir)
+		want := tc.want + filepath.Base(file) + " (written to " + file + ", for that package's FuzzChecksum)"
+		if tc.want == "" {
+			want = "replay: written to " + file + "; copy it into testdata/fuzz/<name>/ of a package whose fuzz target <name> calls the pair's Fuzz helper, and run go test -run <name>/" + filepath.Base(file) + " there"
+		}
+		if !strings.Contains(stdout, "\n  "+want+"\n") {
+			t.Errorf("-fuzzdir %s: want the line\n  %s\nin:\n%s", tc.fuzzdir, want, stdout)
 		}
 	}
+}
+
+// replayLine runs a gate whose Sum disagrees with -fuzzdir fuzzdir and
+// returns the counterexample file it wrote and its output.
+func replayLine(t *testing.T, fuzzdir string) (file, stdout string) {
+	t.Helper()
+	broken := []gate.Variant{{Name: "broken", Suite: checksumtest.NewSuite(checksumtest.Impl{Sum: dropOdd})}}
+	os.MkdirAll(fuzzdir, 0o755)
+	code, stdout, _ := runGate(t, broken, "-run", "vectors", "-seed", "1", "-fuzzdir", fuzzdir)
+	files, _ := filepath.Glob(filepath.Join(fuzzdir, "FuzzChecksum", "*"))
+	if code != 1 || len(files) != 1 {
+		t.Fatalf("-fuzzdir %s: exit %d, wrote %v\n%s", fuzzdir, code, files, stdout)
+	}
+	return files[0], stdout
 }
 
 // TestCounterexampleDoesNotFollowLinks: a symbolic link planted where the

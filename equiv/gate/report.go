@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -207,38 +206,6 @@ func (rep *report) printFailure(w io.Writer, r row) {
 	if rep.annotations {
 		fmt.Fprintf(w, "::error title=equivcheck %s/%s/%s::%s\n", r.Pair, r.Variant, r.Method, escapeAnnotation(msg))
 	}
-}
-
-// replayHint says how to replay the counterexample written to file, an
-// input of the fuzz target named target: with go test in the package whose
-// testdata/fuzz holds it, when -fuzzdir is such a directory; else after
-// moving it into one. Either way the fuzz target whose directory holds it
-// must call the pair's Fuzz helper (this repository's ./fuzz does; a
-// user's target of another name replays it from its own directory).
-func replayHint(file, target string) string {
-	run := fmt.Sprintf("-run '^%s$/^%s$'", target, filepath.Base(file))
-	fuzzdir := filepath.Dir(filepath.Dir(file))
-	testdata := filepath.Dir(fuzzdir)
-	if filepath.Base(fuzzdir) != "fuzz" || filepath.Base(testdata) != "testdata" || !declares(filepath.Dir(testdata), target) {
-		return fmt.Sprintf("replay: written to %s; move it to testdata/fuzz/%s/ (or testdata/fuzz/<your target>/) of a package whose fuzz target of that name calls the pair's Fuzz helper, and run go test %s there", file, target, run)
-	}
-	pkg := filepath.Dir(testdata)
-	if !filepath.IsAbs(pkg) && pkg != "." {
-		pkg = "." + string(filepath.Separator) + pkg
-	}
-	return fmt.Sprintf("replay: go test %s %s (written to %s: that package's fuzz target %s, calling the pair's Fuzz helper, replays it)", pkg, run, file, target)
-}
-
-// declares reports whether a _test.go file in dir declares the function
-// name (a fuzz target), as far as a plain search for "func name(" tells.
-func declares(dir, name string) bool {
-	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
-	for _, f := range files {
-		if data, err := os.ReadFile(f); err == nil && bytes.Contains(data, []byte("func "+name+"(")) {
-			return true
-		}
-	}
-	return false
 }
 
 // escapeAnnotation escapes a GitHub Actions workflow-command message.
