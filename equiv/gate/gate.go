@@ -75,8 +75,7 @@ func Run(name string, args []string, stdout, stderr io.Writer, variants []Varian
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 2
 	case o.version:
-		t := buildInfo()
-		fmt.Fprintf(stdout, "%s %s %s (revision %s, modified %v) %s\n", name, t.Module, t.Version, t.VCSRevision, t.VCSModified, t.Go)
+		fmt.Fprintln(stdout, versionLine(name, buildInfo(), libVersion()))
 		return 0
 	}
 	if err := checkVariants(variants); err != nil {

@@ -346,6 +346,49 @@ func buildInfo() toolInfo {
 	return t
 }
 
+// libModule is the path of the module this package belongs to.
+var libModule = strings.TrimSuffix(reflect.TypeFor[Variant]().PkgPath(), "/equiv/gate")
+
+// libVersion is the version of this module a user's gate was built with
+// ("" when it is the main module): its version from the build
+// information, and its replacement if go.mod replaces it.
+func libVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	for _, d := range bi.Deps {
+		if d.Path != libModule {
+			continue
+		}
+		if r := d.Replace; r != nil && (r.Version == "" || r.Version == "(devel)") {
+			return d.Version + " => " + r.Path // a directory
+		} else if r != nil {
+			return d.Version + " => " + r.Path + " " + r.Version
+		}
+		return d.Version
+	}
+	return ""
+}
+
+// versionLine is what -version prints: the program, its main module and
+// version, the VCS revision when the build stamped one, this module's
+// version when the main module is another (a user's gate), and Go's.
+func versionLine(name string, t toolInfo, lib string) string {
+	s := name + " " + t.Module + " " + t.Version
+	if t.VCSRevision != "" {
+		s += " (revision " + t.VCSRevision
+		if t.VCSModified {
+			s += ", modified"
+		}
+		s += ")"
+	}
+	if lib != "" {
+		s += ", " + libModule + " " + lib
+	}
+	return s + " " + t.Go
+}
+
 // cpuFeatures lists the features golang.org/x/sys/cpu reports for this
 // processor (after GODEBUG=cpu.*=off), by field name, naming none itself.
 func cpuFeatures() []string {
