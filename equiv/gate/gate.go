@@ -177,7 +177,7 @@ func check(o *options, variants []Variant) error {
 	for _, v := range variants {
 		// Only the corpus method reads the corpus and regression inputs:
 		// a pair whose corpus method -run leaves out needs none.
-		if v.Skip != "" || v.Suite.Err != nil || done[v.Suite.Pair] || !o.run.MatchString(v.id()+"/"+equiv.MethodCorpus) {
+		if v.Skip != "" || v.Suite.Err != nil || done[v.Suite.Pair] || !o.selects(v, equiv.MethodCorpus) {
 			continue
 		}
 		done[v.Suite.Pair] = true
@@ -267,11 +267,11 @@ func pairMethods(variants []Variant) map[string][]string {
 // -run '/vectors' lists a skipped variant, and fails a required or
 // unusable one, as -run 'pair/variant' does.
 func selected(o *options, v Variant, methods []string) bool {
-	if o.run.MatchString(v.id() + "/") {
+	if o.selects(v, "") {
 		return true
 	}
 	for _, m := range methods {
-		if o.run.MatchString(v.id() + "/" + m) {
+		if o.selects(v, m) {
 			return true
 		}
 	}
@@ -301,7 +301,7 @@ func runVariant(o *options, v Variant, methods []string, rep *report, out *rowPr
 	}
 	mine := map[string]bool{}
 	for _, m := range methodsOf(v.Suite) {
-		if !o.run.MatchString(v.id() + "/" + m.Name) {
+		if !o.selects(v, m.Name) {
 			continue
 		}
 		rep.matched++
@@ -324,6 +324,12 @@ func runVariant(o *options, v Variant, methods []string, rep *report, out *rowPr
 		// The suite refused to start (an unusable implementation).
 		rep.add(row{Pair: v.Suite.Pair, Variant: v.Name, Method: "*", Status: statusFail, Error: err.Error(), err: err}, out)
 	}
+}
+
+// selects reports whether -run selects method of v: it matches
+// "pair/variant/method".
+func (o *options) selects(v Variant, method string) bool {
+	return o.run.MatchString(v.id() + "/" + method)
 }
 
 // methodsOf lists the methods Check runs for s: its own, then the corpus

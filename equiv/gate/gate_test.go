@@ -24,6 +24,9 @@ var refVariant = gate.Variant{Name: "ref", Suite: checksumtest.NewSuite(checksum
 // dropOdd ignores a trailing odd byte.
 func dropOdd(b []byte, initial uint16) uint16 { return ref.Sum(b[:len(b)&^1], initial) }
 
+// brokenVariant is a checksum variant that ignores the last byte of an odd length.
+var brokenVariant = gate.Variant{Name: "broken", Suite: checksumtest.NewSuite(checksumtest.Impl{Sum: dropOdd})}
+
 func runGate(t *testing.T, variants []gate.Variant, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
@@ -166,7 +169,7 @@ func TestAbsentDefaultFuzzdir(t *testing.T) {
 	if _, err := os.Stat(filepath.Join("fuzz", "testdata", "fuzz")); err == nil {
 		t.Skip("the default -fuzzdir exists here")
 	}
-	broken := []gate.Variant{{Name: "broken", Suite: checksumtest.NewSuite(checksumtest.Impl{Sum: dropOdd})}}
+	broken := []gate.Variant{brokenVariant}
 	code, stdout, stderr := runGate(t, broken, "-run", "vectors|exhaustive", "-seed", "1")
 	if code != 1 || strings.Count(stdout, "FAIL checksum/broken/") != 2 {
 		t.Errorf("exit %d, want 1 with two failures:\n%s", code, stdout)
@@ -329,7 +332,6 @@ func TestHelpListsEveryFlag(t *testing.T) {
 // TestExitCodes checks the README's exit-status table row by row (the
 // exit-2 rows are TestUsageErrorsExit2's).
 func TestExitCodes(t *testing.T) {
-	broken := gate.Variant{Name: "broken", Suite: checksumtest.NewSuite(checksumtest.Impl{Sum: dropOdd})}
 	neon := gate.Variant{Name: "neon", Suite: refVariant.Suite, Skip: "needs arm64"}
 	nothing := gate.Variant{Name: "nothing", Suite: equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "m", Func: func(*equiv.Run) error { return nil }}}}}
 	fuzzdir := t.TempDir()
@@ -341,7 +343,7 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{"every check that ran agreed", []gate.Variant{refVariant}, []string{"-run", "vectors"}, 0},
 		{"an unavailable variant is skipped", []gate.Variant{refVariant, neon}, []string{"-run", "vectors|neon"}, 0},
-		{"a disagreement", []gate.Variant{broken}, []string{"-run", "vectors"}, 1},
+		{"a disagreement", []gate.Variant{brokenVariant}, []string{"-run", "vectors"}, 1},
 		{"a required variant that cannot run", []gate.Variant{refVariant, neon}, []string{"-run", "vectors|neon", "-require", "neon"}, 1},
 		{"only an unavailable required variant selected", []gate.Variant{refVariant, neon}, []string{"-run", "neon", "-require", "neon"}, 1},
 		{"an implementation the suite cannot check", []gate.Variant{{Name: "empty", Suite: checksumtest.NewSuite(checksumtest.Impl{})}}, nil, 1},
@@ -423,7 +425,7 @@ func TestReplayHint(t *testing.T) {
 // returns the counterexample file it wrote and its output.
 func replayLine(t *testing.T, fuzzdir string) (file, stdout string) {
 	t.Helper()
-	broken := []gate.Variant{{Name: "broken", Suite: checksumtest.NewSuite(checksumtest.Impl{Sum: dropOdd})}}
+	broken := []gate.Variant{brokenVariant}
 	os.MkdirAll(fuzzdir, 0o755)
 	code, stdout, _ := runGate(t, broken, "-run", "vectors", "-seed", "1", "-fuzzdir", fuzzdir)
 	files, _ := filepath.Glob(filepath.Join(fuzzdir, "FuzzChecksum", "*"))
@@ -438,7 +440,7 @@ func replayLine(t *testing.T, fuzzdir string) (file, stdout string) {
 // corpus method replays them (exit 2, naming it); when it does not, the
 // counterexample replaces the link, not its target.
 func TestCounterexampleDoesNotFollowLinks(t *testing.T) {
-	broken := []gate.Variant{{Name: "broken", Suite: checksumtest.NewSuite(checksumtest.Impl{Sum: dropOdd})}}
+	broken := []gate.Variant{brokenVariant}
 	clean := t.TempDir()
 	runGate(t, broken, "-run", "vectors", "-seed", "1", "-fuzzdir", clean)
 	files, _ := filepath.Glob(filepath.Join(clean, "FuzzChecksum", "*"))

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/equivcheck/equivcheck/equiv/checksumtest"
 	"github.com/equivcheck/equivcheck/equiv/gate"
 )
 
@@ -26,7 +25,7 @@ func TestReplayHintPipe(t *testing.T) {
 	}
 	fuzzdir := filepath.Join(dir, "testdata", "fuzz")
 	os.MkdirAll(fuzzdir, 0o755)
-	broken := []gate.Variant{{Name: "broken", Suite: checksumtest.NewSuite(checksumtest.Impl{Sum: dropOdd})}}
+	broken := []gate.Variant{brokenVariant}
 	done := make(chan string, 1)
 	go func() {
 		var out bytes.Buffer
