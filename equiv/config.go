@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -60,12 +61,23 @@ type Config struct {
 	mapErr      func(error) error
 	anyPanic    bool
 	scopes      []scope
+	// scopeMu makes the scope functions (Exclude's, the caller's code) run
+	// one at a time, though a method and its concurrent caller check
+	// inputs at once; it is shared with forConcurrent's Config.
+	scopeMu *sync.Mutex
 
 	stop          <-chan struct{}
 	progress      func(Progress)
 	progressEvery time.Duration
 	shardK        int
 	shardN        int
+
+	serial         bool // no concurrent caller (Serial)
+	callTimeout    time.Duration
+	callTimeoutSet bool
+	beat           progressBeat // the watchdog's view of progress (watch.go)
+	flight         any          // *flight[T]: the input in flight
+	kept           keptResults  // results kept alive (Keep)
 }
 
 // scope is one out-of-scope restriction: inputs for which out returns true
@@ -122,7 +134,9 @@ func MapErrors(m func(error) error) Option { return func(c *Config) { c.mapErr =
 func AnyPanic() Option { return func(c *Config) { c.anyPanic = true } }
 
 // Exclude declares inputs out of the implementation's documented scope:
-// for every input on which out returns true, nothing is compared. The
+// for every input on which out returns true, nothing is compared. out is
+// called from one goroutine at a time (a method's and its concurrent
+// caller's calls are serialized), so it may keep state of its own. The
 // value passed to out is the pair's input type (checksumtest.Input,
 // websockettest.Input, quictest.Input); the pair packages have typed
 // wrappers. Each Result lists label with the number of inputs left out, so
@@ -140,9 +154,13 @@ func NewConfig(opts ...Option) *Config {
 	if c.seed == 0 {
 		c.seed = rand.Uint64() | 1
 	}
+	if !c.callTimeoutSet {
+		c.callTimeout = DefaultCallTimeout(c.level)
+	}
 	for i := range c.scopes {
 		c.scopes[i].n = new(int64)
 	}
+	c.scopeMu = new(sync.Mutex)
 	return c
 }
 
@@ -171,13 +189,19 @@ func (c *Config) SameError(got, want error) bool {
 
 // SamePanic reports whether the implementation's panic value got (nil: no
 // panic) agrees with the reference's want: both nil, or both panics with
-// equal values (or, with AnyPanic, both panics). Values are compared by
+// equal values (or, with AnyPanic, both panics; never a memory Fault,
+// which no reference raises on purpose). Values are compared by
 // their type and formatted text, since a panic value need not be
 // comparable.
 func (c *Config) SamePanic(got, want any) bool {
+	_, gotFault := got.(*Fault)
+	_, wantFault := want.(*Fault)
 	switch {
 	case got == nil || want == nil:
 		return got == nil && want == nil
+	case gotFault || wantFault:
+		// A memory fault breaks the contract; it is no documented panic.
+		return false
 	case c.anyPanic:
 		return true
 	}
@@ -186,10 +210,18 @@ func (c *Config) SamePanic(got, want any) bool {
 
 // Excluded reports whether input is out of scope (see Exclude), counting
 // it for the report if so. A suite calls it on every input before
-// comparing, and compares nothing for an excluded one. It is a function
+// comparing, and compares nothing for an excluded one. It also records
+// input as the one in flight, which a call that does not return is
+// reported with (WithCallTimeout). It is a function
 // rather than a method so that, with no Exclude option, the input is not
 // converted to an interface (which would allocate on every call).
 func Excluded[T any](c *Config, input T) bool {
+	note(c, input)
+	if len(c.scopes) == 0 {
+		return false
+	}
+	c.scopeMu.Lock()
+	defer c.scopeMu.Unlock()
 	for _, s := range c.scopes {
 		if s.out(input) {
 			*s.n++
@@ -201,8 +233,14 @@ func Excluded[T any](c *Config, input T) bool {
 
 // OutOfScope reports whether input is out of scope without counting it
 // (for minimization, which tries candidates that are not inputs of the
-// domain proper).
+// domain proper). Like Excluded, it records input as the one in flight.
 func OutOfScope[T any](c *Config, input T) bool {
+	note(c, input)
+	if len(c.scopes) == 0 {
+		return false
+	}
+	c.scopeMu.Lock()
+	defer c.scopeMu.Unlock()
 	for _, s := range c.scopes {
 		if s.out(input) {
 			return true
@@ -228,6 +266,9 @@ func (c *Config) narrowing() []string {
 	if c.anyPanic {
 		out = append(out, "any panic accepted where the reference panics (AnyPanic)")
 	}
+	if c.serial {
+		out = append(out, "not called from two goroutines at once (Serial)")
+	}
 	for _, s := range c.scopes {
 		out = append(out, fmt.Sprintf("excluded %q: %d inputs", s.label, *s.n))
 	}
@@ -247,3 +288,15 @@ func Pick[V any](r *Run, quick, standard, deep V) V {
 
 // describe renders a list of narrowings for messages.
 func describe(n []string) string { return strings.Join(n, "; ") }
+
+// forConcurrent returns a configuration for the concurrent caller beside a
+// method run with c: the same comparison rules, scope counters of its own
+// (its inputs are not the method's), and no report, stop or progress.
+func (c *Config) forConcurrent() *Config {
+	d := &Config{level: c.level, seed: c.seed, corpus: c.corpus, mapErr: c.mapErr, anyPanic: c.anyPanic,
+		callTimeout: c.callTimeout, callTimeoutSet: true, serial: true, scopeMu: c.scopeMu}
+	for _, s := range c.scopes {
+		d.scopes = append(d.scopes, scope{label: s.label, out: s.out, n: new(int64)})
+	}
+	return d
+}

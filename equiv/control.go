@@ -75,6 +75,8 @@ type interrupt struct{}
 // checkpoint is called every 1024 calls of Count: it stops the method if
 // the run was stopped, and reports progress when it is due.
 func (r *Run) checkpoint() {
+	r.seen.Store(r.checked)
+	r.cfg.beat.Add(1)
 	if runtime.GOARCH == "wasm" {
 		// No asynchronous preemption there: let the timer or signal
 		// goroutine that would close the stop channel run.

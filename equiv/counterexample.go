@@ -35,6 +35,11 @@ type Counterexample struct {
 	// helper, and this module's fuzz/FuzzX): see FuzzFile.
 	FuzzTarget string
 	FuzzArgs   []any
+
+	// Hung is set for a call that did not return within the call
+	// timeout (WithCallTimeout): Input is the input in flight, and the
+	// Counterexample also matches ErrHung.
+	Hung bool
 }
 
 func (c *Counterexample) Error() string {
@@ -47,8 +52,11 @@ func (c *Counterexample) Error() string {
 	return b.String()
 }
 
-// Is reports whether target is ErrMismatch.
-func (c *Counterexample) Is(target error) bool { return target == ErrMismatch }
+// Is reports whether target is ErrMismatch, or ErrHung for a call that
+// did not return.
+func (c *Counterexample) Is(target error) bool {
+	return target == ErrMismatch || (c.Hung && target == ErrHung)
+}
 
 // FuzzFile returns the counterexample as a file in the "go test fuzz v1"
 // format and the name "go test" would give it (a hash of the content), or
@@ -106,9 +114,19 @@ type Panic struct {
 }
 
 // Catch calls f and returns the panic it raised, with its stack, or nil.
+// Memory faults are turned into panics while f runs (and the goroutine's
+// setting restored after), so that an access to a guard page or a write to
+// an input on read-only pages (Buffer.Input) is returned as a Panic whose
+// Value is a *Fault saying what was touched, instead of crashing the
+// process.
 func Catch(f func()) (p *Panic) {
+	old := debug.SetPanicOnFault(true)
 	defer func() {
+		debug.SetPanicOnFault(old)
 		if v := recover(); v != nil {
+			if f := faultOf(v); f != nil {
+				v = f
+			}
 			p = &Panic{Value: v, Stack: string(debug.Stack())}
 		}
 	}()

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 )
 
@@ -43,6 +44,11 @@ type Suite struct {
 	// with the reason (say, "Update: Impl.Update is nil"); every Result
 	// carries it.
 	Unchecked []string
+	// Describe renders an input of the pair (the value a suite passes to
+	// Excluded) as a Counterexample without Got and Want, for the report
+	// of a call that did not return (WithCallTimeout). Without it, the
+	// report prints the input with %+v.
+	Describe func(input any) *Counterexample
 }
 
 // Method is one verification method of a suite.
@@ -92,6 +98,14 @@ type Result struct {
 	// Domain is what the compared inputs covered: their lengths and the
 	// boundary classes they reached (Run.Size, Run.Reach, Run.Expect).
 	Domain Domain
+	// Concurrent is how many inputs the concurrent caller compared while
+	// the method ran, from another goroutine (see Serial); they are not
+	// in Checked.
+	Concurrent int64
+	// Hung is set when a call into the implementation did not return
+	// within the call timeout: Err matches ErrHung, and the suite's later
+	// methods were not run.
+	Hung bool
 }
 
 // Check runs every method of s at the configured level and returns the
@@ -105,9 +119,23 @@ func Check(s Suite, opts ...Option) error {
 	}
 	cfg := NewConfig(opts...)
 	var errs []error
+	var inputs []seedInput // the concurrent caller's, loaded once
+	if !cfg.serial {
+		inputs = concurrentInputs(s, cfg)
+	}
+	hung := ""
 	for i, m := range methods(s) {
 		m.Unchecked = append(s.Unchecked[:len(s.Unchecked):len(s.Unchecked)], m.Unchecked...)
-		res := runMethod(s.Pair, cfg, i, m)
+		var res Result
+		if hung != "" {
+			res = Result{Pair: s.Pair, Method: m.Name, Seed: cfg.seed, Level: cfg.level, Unchecked: m.Unchecked,
+				Skipped: "not run: " + hung, Interrupted: true}
+		} else {
+			res = runMethod(s, cfg, i, m, inputs)
+		}
+		if res.Hung {
+			hung = fmt.Sprintf("a call of the %s method did not return", m.Name)
+		}
 		if res.Err != nil {
 			errs = append(errs, res.Err)
 		}
@@ -131,9 +159,13 @@ func methods(s Suite) []Method {
 	return ms
 }
 
-// runMethod runs method number i of a suite and reports what it did.
-func runMethod(pair string, cfg *Config, i int, m Method) Result {
-	res := Result{Pair: pair, Method: m.Name, Seed: cfg.seed, Level: cfg.level, Unchecked: m.Unchecked}
+// runMethod runs method number i of suite s and reports what it did. The
+// method runs on a goroutine of its own, beside the concurrent caller
+// (concurrent.go), while this one watches it (watch.go): a method stopped
+// by WithStop that does not reach a checkpoint within a grace period, or
+// whose call does not return, is abandoned, still running.
+func runMethod(s Suite, cfg *Config, i int, m Method, inputs []seedInput) Result {
+	res := Result{Pair: s.Pair, Method: m.Name, Seed: cfg.seed, Level: cfg.level, Unchecked: m.Unchecked}
 	switch {
 	case cfg.methods != nil && !cfg.methods(m.Name):
 		res.Skipped = "not selected"
@@ -146,29 +178,81 @@ func runMethod(pair string, cfg *Config, i int, m Method) Result {
 		return res
 	}
 	cfg.resetScopes()
-	r := &Run{cfg: cfg, pair: pair, method: m.Name, rng: rand.New(rand.NewPCG(cfg.seed, uint64(i)))}
+	cfg.kept.reset()
+	r := &Run{cfg: cfg, pair: s.Pair, method: m.Name, rng: rand.New(rand.NewPCG(cfg.seed, uint64(i)))}
 	start := time.Now()
 	r.start, r.lastProgress = start, start
-	res.Err = r.protect(m.Func)
-	res.Interrupted = errors.Is(res.Err, ErrInterrupted)
+	done := make(chan struct{})
+	var err error
+	go func() {
+		defer close(done)
+		err = r.protect(func(r *Run) error { return withFaultPanics(func() error { return r.runFunc(m.Func) }) })
+	}()
+	conc := startConcurrent(inputs, cfg, i)
+	why := watch(cfg, done)
+	calls, concErr := conc.finish(s, cfg.stop, why != "")
 	res.Elapsed = time.Since(start)
-	res.Checked = r.checked
+	res.Concurrent = calls
 	res.Narrowed = cfg.narrowing()
+	switch why {
+	case "stopped":
+		res.Checked = r.seen.Load()
+		res.Err = fmt.Errorf("%s/%s: after about %d inputs, abandoned %v after the stop, in a call still running: %w", s.Pair, m.Name, res.Checked, stopGrace, ErrInterrupted)
+		res.Interrupted = true
+		return res
+	case "hung":
+		res.Checked = r.seen.Load()
+		res.Err, res.Hung = r.Fail(hungCounterexample(s, cfg, cfg.callTimeout)), true
+		return res
+	}
+	return r.finish(res, m, err, concErr)
+}
+
+// runFunc runs a method's Func, then compares once more the results it
+// kept alive (Config.Keep).
+func (r *Run) runFunc(f func(*Run) error) error {
+	if err := f(r); err != nil {
+		return err
+	}
+	if ce := r.cfg.kept.check(); ce != nil {
+		return r.Fail(ce)
+	}
+	return nil
+}
+
+// finish completes the Result of a method that returned err, beside a
+// concurrent caller that found concErr.
+func (r *Run) finish(res Result, m Method, err, concErr error) Result {
+	res.Err = err
+	// What the concurrent caller found is reported when the method itself
+	// passed: beside a failure it is most often the same bug again.
+	if concErr != nil && err == nil {
+		var ce *Counterexample
+		if errors.As(concErr, &ce) {
+			concErr = r.Fail(ce)
+			res.Hung = ce.Hung
+		} else {
+			concErr = r.Errorf("%w", concErr)
+		}
+		res.Err = errors.Join(err, concErr)
+	}
+	res.Interrupted = errors.Is(res.Err, ErrInterrupted)
+	res.Checked = r.checked
 	res.Domain = r.domain()
-	if res.Err == nil && !cfg.stopped() {
+	if res.Err == nil && !r.cfg.stopped() {
 		res.Err = r.unreachedErr(m.Split)
 	}
 	switch {
 	case res.Err != nil || r.checked > 0:
-	case cfg.shardN > 1 && m.Split && r.asked > 0:
+	case r.cfg.shardN > 1 && m.Split && r.asked > 0:
 		// The method divided its domain and this shard's part compared
 		// nothing: whether the whole method compared anything is for the
 		// other shards to say, and this one did not check anything.
-		res.Skipped = fmt.Sprintf("shard %d/%d compared nothing in its %d of %d units", cfg.shardK, cfg.shardN, r.owned, r.asked)
+		res.Skipped = fmt.Sprintf("shard %d/%d compared nothing in its %d of %d units", r.cfg.shardK, r.cfg.shardN, r.owned, r.asked)
 	default:
 		// A method that compared nothing did not check anything. One
 		// that never asked Run.Mine did the same on every shard.
-		res.Err = fmt.Errorf("%s/%s: %w", pair, m.Name, ErrNothingChecked)
+		res.Err = fmt.Errorf("%s/%s: %w", r.pair, m.Name, ErrNothingChecked)
 	}
 	return res
 }
@@ -188,6 +272,7 @@ type Run struct {
 	lastProgress time.Time
 	sizes        *sizeHist
 	classes      map[string]*Class
+	seen         atomic.Int64 // checked, as of the last checkpoint, for the watchdog
 }
 
 // Pair and Method name what is running.

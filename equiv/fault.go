@@ -1,14 +1,113 @@
 package equiv
 
-import "runtime/debug"
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"sync"
+)
 
 // withFaultPanics runs f with memory faults turned into panics on this
 // goroutine (runtime/debug.SetPanicOnFault), so that an implementation that
-// reads into a guard page panics, is recovered by the caller's checks, and is
-// reported as a counterexample instead of crashing the process. The
-// goroutine's previous setting is restored.
+// reads into a guard page, or writes to an input placed on read-only pages,
+// panics, is recovered by the caller's checks, and is reported as a
+// counterexample instead of crashing the process. The goroutine's previous
+// setting is restored.
 func withFaultPanics(f func() error) error {
 	old := debug.SetPanicOnFault(true)
 	defer debug.SetPanicOnFault(old)
 	return f()
+}
+
+// Fault is the panic value Catch reports for a memory fault in the
+// implementation: an access to a guard page (outside the input), or a write
+// to an input the engine placed on read-only pages (see Buffer.Input). It
+// is never the same panic as any the reference raises, even under
+// AnyPanic: a fault is a broken contract, not a documented panic.
+type Fault struct {
+	Addr uintptr // the faulting address
+	// What says what the address is, in words: "a write to a read-only
+	// input (offset 3 of 7 bytes)", "an access to the guard page after a
+	// buffer", or "an access to unmapped memory".
+	What string
+}
+
+func (f *Fault) Error() string { return fmt.Sprintf("memory fault: %s", f.What) }
+
+// faultOf returns the Fault for a recovered panic value v, or nil if v is
+// not a memory fault.
+func faultOf(v any) *Fault {
+	e, ok := v.(runtime.Error)
+	if !ok {
+		return nil
+	}
+	a, ok := e.(interface{ Addr() uintptr })
+	if !ok {
+		return nil
+	}
+	return &Fault{Addr: a.Addr(), What: describeAddr(a.Addr())}
+}
+
+// A region is memory the engine mapped: what a fault in it means.
+type region struct {
+	lo, hi uintptr // [lo, hi)
+	kind   regionKind
+	// base and n locate the last input placed in a read-only region, so
+	// that a fault can name the offset written.
+	input func() (base uintptr, n int)
+}
+
+type regionKind int
+
+const (
+	readOnlyRegion regionKind = iota // the read-only view of a Buffer
+	guardBefore                      // the unmapped page before a Guarded region
+	guardAfter                       // the unmapped page after it
+)
+
+var regions struct {
+	sync.Mutex
+	all []*region
+}
+
+// register records r until unregister(r).
+func register(r *region) {
+	regions.Lock()
+	regions.all = append(regions.all, r)
+	regions.Unlock()
+}
+
+func unregister(r *region) {
+	regions.Lock()
+	defer regions.Unlock()
+	for i, x := range regions.all {
+		if x == r {
+			regions.all = append(regions.all[:i], regions.all[i+1:]...)
+			return
+		}
+	}
+}
+
+// describeAddr says what the faulting address addr is.
+func describeAddr(addr uintptr) string {
+	regions.Lock()
+	defer regions.Unlock()
+	for _, r := range regions.all {
+		if addr < r.lo || addr >= r.hi {
+			continue
+		}
+		switch r.kind {
+		case guardBefore:
+			return fmt.Sprintf("an access %d bytes before the buffer (a guard page)", r.hi-addr)
+		case guardAfter:
+			return fmt.Sprintf("an access %d bytes past the buffer's end (a guard page)", addr-r.lo+1)
+		}
+		if r.input != nil {
+			if base, n := r.input(); addr >= base && addr < base+uintptr(n) {
+				return fmt.Sprintf("a write to its read-only input (offset %d of %d bytes)", addr-base, n)
+			}
+		}
+		return "a write to read-only memory around its input (canaries or spare capacity)"
+	}
+	return fmt.Sprintf("an access to unmapped memory at %#x", addr)
 }

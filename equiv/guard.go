@@ -6,9 +6,21 @@ package equiv
 // (runtime/debug.SetPanicOnFault) inside Run.Guarded's callback, which the
 // suites recover and report as counterexamples.
 type Guarded struct {
-	mem  []byte // the whole mapping, guards included
-	data []byte // the accessible middle
-	free func()
+	mem    []byte // the whole mapping, guards included
+	data   []byte // the accessible middle
+	free   func()
+	guards []*region // the unmapped pages, so that a fault there is named
+}
+
+// registerGuards records g's unmapped pages, so that a fault in one is
+// reported as an access before or past the buffer.
+func (g *Guarded) registerGuards() {
+	lo, mid := AddrOf(g.mem), AddrOf(g.data)
+	end := mid + uintptr(len(g.data))
+	g.guards = []*region{{lo: lo, hi: mid, kind: guardBefore}, {lo: end, hi: lo + uintptr(len(g.mem)), kind: guardAfter}}
+	for _, x := range g.guards {
+		register(x)
+	}
 }
 
 // Tail returns the last n accessible bytes: the byte after them is unmapped.
@@ -28,6 +40,9 @@ func (r *Run) Guarded(f func(g []*Guarded) error, sizes ...int) error {
 	var gs []*Guarded
 	defer func() {
 		for _, g := range gs {
+			for _, x := range g.guards {
+				unregister(x)
+			}
 			g.free()
 		}
 	}()
@@ -36,6 +51,7 @@ func (r *Run) Guarded(f func(g []*Guarded) error, sizes ...int) error {
 		if err != nil {
 			return r.Errorf("guard pages: %v", err)
 		}
+		g.registerGuards()
 		gs = append(gs, g)
 	}
 	return withFaultPanics(func() error { return f(gs) })
