@@ -36,11 +36,29 @@ type site struct {
 // aligned is the site align bytes past a 64-byte boundary.
 func aligned(align int) site { return site{align: align} }
 
-// place copies data to s and returns the copy the implementation is given.
+// place copies data to s and returns the copy the implementation is given,
+// which it may write (Put's b). At an aligned site it is laid out as
+// equiv.LayoutOf says: spare capacity holding canaries, or nil if empty.
 func (c *checker) place(s site, data []byte) []byte {
 	if s.g == nil {
 		return c.buf.Place(data, s.align)
 	}
+	return c.flush(s, data)
+}
+
+// input is place for an input the implementation must not write, even for
+// a moment (Sum's, Checksum's, a Digest's and VerifyUDP's): at an aligned
+// site it lies on read-only pages where the system allows, so that a write
+// faults (equiv.Buffer.Input).
+func (c *checker) input(s site, data []byte) []byte {
+	if s.g == nil {
+		return c.buf.Input(data, s.align)
+	}
+	return c.flush(s, data)
+}
+
+// flush copies data flush against s's guard page.
+func (c *checker) flush(s site, data []byte) []byte {
 	b := s.g.Head(len(data))
 	if s.tail {
 		b = s.g.Tail(len(data))
@@ -49,9 +67,13 @@ func (c *checker) place(s site, data []byte) []byte {
 	return b
 }
 
-// intact reports whether the memory around the last input placed at s is
-// unchanged (at a guard page, a write outside faults instead).
+// intact reports whether the memory around the last input placed at s,
+// its spare capacity included, is unchanged, and a read-only input too (at
+// a guard page, a write outside faults instead).
 func (c *checker) intact(s site) bool { return s.g != nil || c.buf.Intact() }
+
+// release gives the checker's buffer back (equiv.Buffer.Release).
+func (c *checker) release() { c.buf.Release() }
 
 // alignOf is the alignment an input of n bytes has at s.
 func alignOf(s site, n int) int {
@@ -156,7 +178,7 @@ func (c *checker) call(s site, in Input) *equiv.Counterexample {
 // does), must return want, and must leave its input and the memory around
 // it alone.
 func (c *checker) callWord(s site, in Input, f func([]byte) uint16, want uint16) *equiv.Counterexample {
-	b := c.place(s, in.Data)
+	b := c.input(s, in.Data)
 	var got uint16
 	p := equiv.Catch(func() { got = f(b) })
 	flaw := ""
@@ -189,9 +211,12 @@ func (c *checker) callUpdate(in Input) *equiv.Counterexample {
 // in.Splits delimits and judges what it reports.
 func (c *checker) callDigest(s site, in Input) *equiv.Counterexample {
 	want := ref.Sum(in.Data, 0)
-	b := c.place(s, in.Data)
+	b := c.input(s, in.Data)
 	var problem string
-	p := equiv.Catch(func() { problem = c.feed(b, in.Splits, want) })
+	p := equiv.Catch(func() { problem = c.feed(s, b, in.Splits, want) })
+	if p == nil && problem == "" && !c.intact(s) {
+		problem = "wrote outside its input"
+	}
 	if c.cfg.SamePanic(equiv.PanicValue(p), nil) && problem == "" {
 		return nil
 	}
@@ -199,33 +224,98 @@ func (c *checker) callDigest(s site, in Input) *equiv.Counterexample {
 }
 
 // feed writes b to a new Digest in the pieces splits delimits, after
-// garbage and a Reset (no state may leak through Reset), then checks Sum16,
-// Sum, Size and Sum16 again, and describes the first problem, or returns "".
-func (c *checker) feed(b []byte, splits []int, want uint16) string {
+// garbage and a Reset (no state may leak through Reset), overwriting each
+// piece once Write has returned (a Digest must not keep a view of it), and
+// checks what hash.Hash promises of it, then the checksum (digestContract);
+// it describes the first problem, or returns "".
+func (c *checker) feed(s site, b []byte, splits []int, want uint16) string {
 	d := c.impl.New()
 	d.Write([]byte{0xFF, 0x01, 0x7F})
 	d.Reset()
+	if got := d.Sum16(); got != 0 {
+		return fmt.Sprintf("Sum16() after Reset = %#04x, want 0x0000", got)
+	}
 	prev := 0
 	for _, end := range append(slices.Clone(splits), len(b)) {
 		if n, err := d.Write(b[prev:end]); n != end-prev || err != nil {
 			return fmt.Sprintf("Write(%d bytes) = %d, %v", end-prev, n, err)
 		}
+		c.poison(s, b, prev, end)
 		prev = end
 	}
 	if got := d.Sum16(); got != want {
 		return fmt.Sprintf("Sum16() = %#04x", got)
 	}
+	return c.digestContract(d, len(b), want)
+}
+
+// digestContract checks, on a Digest that has been written n bytes summing
+// to want, the rest of hash.Hash's contract: Sum appends the checksum to
+// its argument (in place when it has room) and leaves the state alone, so
+// that Sum16 is unchanged and more can be written; what Sum(nil) returns
+// is the caller's to keep (it must not change when the Digest goes on);
+// Size is 2 and BlockSize positive; Reset starts over. It describes the
+// first problem, or returns "".
+func (c *checker) digestContract(d Digest, n int, want uint16) string {
+	room := make([]byte, 1, 8)
+	room[0] = 0xEE
 	wantSum := []byte{0xEE, byte(^want >> 8), byte(^want)}
-	if sum := d.Sum([]byte{0xEE}); !bytes.Equal(sum, wantSum) {
-		return fmt.Sprintf("Sum([ee]) = %x, want %x", sum, wantSum)
+	if sum := d.Sum(room); !bytes.Equal(sum, wantSum) || room[0] != 0xEE {
+		return fmt.Sprintf("Sum([ee] with room) = %x, want %x", sum, wantSum)
 	}
-	if d.Size() != 2 {
-		return fmt.Sprintf("Size() = %d, want 2", d.Size())
+	if d.Size() != 2 || d.BlockSize() < 1 {
+		return fmt.Sprintf("Size() = %d, BlockSize() = %d, want 2 and at least 1", d.Size(), d.BlockSize())
 	}
 	if again := d.Sum16(); again != want {
 		return fmt.Sprintf("Sum16 after Sum = %#04x, want %#04x", again, want)
 	}
+	if p := c.keepSum(d, want, "Sum(nil)"); p != "" {
+		return p
+	}
+	d.Write([]byte{0x01})
+	more := ref.Combine(want, 0x0100, n)
+	if got := d.Sum16(); got != more {
+		return fmt.Sprintf("Sum16 after Sum and Write([01]) = %#04x, want %#04x", got, more)
+	}
+	if p := c.keepSum(d, more, "Sum(nil) after Write([01])"); p != "" {
+		return p
+	}
+	d.Reset()
+	d.Write([]byte{0x12, 0x34})
+	if got := d.Sum16(); got != 0x1234 {
+		return fmt.Sprintf("Sum16 after Reset and Write([12 34]) = %#04x, want 0x1234", got)
+	}
 	return ""
+}
+
+// keepSum checks d.Sum(nil) against the checksum of want and keeps it
+// alive (equiv.Config.Keep): it describes a wrong result, or an earlier
+// Sum(nil) result that changed since it was returned, or returns "".
+func (c *checker) keepSum(d Digest, want uint16, call string) string {
+	wantSum := []byte{byte(^want >> 8), byte(^want)}
+	own := d.Sum(nil)
+	if !bytes.Equal(own, wantSum) {
+		return fmt.Sprintf("%s = %x, want %x", call, own, wantSum)
+	}
+	ce := c.cfg.Keep(own, func(now []byte) *equiv.Counterexample {
+		return &equiv.Counterexample{Got: fmt.Sprintf("%s returned %x, which became %x as the Digests went on: it is not the caller's", call, wantSum, now)}
+	})
+	if ce != nil {
+		return ce.Got
+	}
+	return ""
+}
+
+// poison overwrites b[i:j], the input placed at s, once a call that must
+// not keep it has returned.
+func (c *checker) poison(s site, b []byte, i, j int) {
+	if s.g == nil {
+		c.buf.PoisonRange(i, j)
+		return
+	}
+	for k := i; k < j; k++ {
+		b[k] = equiv.Poisoned
+	}
 }
 
 // mismatch is the counterexample of in at s, on which the implementation
@@ -252,21 +342,32 @@ func (in Input) args(s site) string {
 	var a string
 	switch in.Func {
 	case "Sum":
-		a = fmt.Sprintf("initial=%#04x align=%d", in.Initial, in.Align)
+		a = fmt.Sprintf("initial=%#04x %s", in.Initial, in.layout(s))
 	case "Checksum":
-		a = fmt.Sprintf("align=%d", in.Align)
+		a = in.layout(s)
 	case "Digest":
-		a = fmt.Sprintf("align=%d splits=%v", in.Align, in.Splits)
+		a = fmt.Sprintf("%s splits=%v", in.layout(s), in.Splits)
 	case "Update", "UpdateUDP", "UpdateUDP6":
 		u := in.Update
 		a = fmt.Sprintf("checksum=%#04x old=%#04x new=%#04x", u[0], u[1], u[2])
 	default:
-		a = in.helperArgs()
+		a = in.helperArgs(s)
 	}
 	if w := s.where(); w != "" {
 		a += " " + w
 	}
 	return a
+}
+
+// layout describes where in.Data lay: its alignment and, at an aligned
+// site, its spare capacity or nil-ness (equiv.LayoutOf, a function of its
+// length and alignment that a replay reproduces). Whether it was
+// read-only depends on the system, and a write to it shows in Got.
+func (in Input) layout(s site) string {
+	if s.g != nil {
+		return fmt.Sprintf("align=%d", in.Align)
+	}
+	return equiv.LayoutOf(len(in.Data), in.Align).String()
 }
 
 // fuzzArgs returns in as the arguments of FuzzChecksum, or nil if the plan

@@ -171,13 +171,24 @@ func NewSuite(impl Impl) equiv.Suite {
 				// Run.Property and Run.Law count every case themselves,
 				// so this checker counts nothing.
 				c := newChecker(impl, r.Config(), nil)
+				defer c.release()
 				c.size = r.Size
 				return runProperties(c, r)
 			}, Unchecked: unchecked(impl, append([]string{"Update", "New"}, helpers...)...)},
 		},
-		Targets: []equiv.FuzzTarget{fuzzTarget(impl)},
-		Corpus:  corpus.FS,
+		Targets:  []equiv.FuzzTarget{fuzzTarget(impl)},
+		Corpus:   corpus.FS,
+		Describe: describe,
 	}
+}
+
+// describe renders an Input for the report of a call that did not return.
+func describe(in any) *equiv.Counterexample {
+	i, ok := in.(Input)
+	if !ok {
+		return nil
+	}
+	return mismatch(aligned(i.Align), i, "", "", nil)
 }
 
 // withChecker adapts a method written against a checker to an
@@ -185,6 +196,7 @@ func NewSuite(impl Impl) equiv.Suite {
 func withChecker(impl Impl, m func(*checker, *equiv.Run) error) func(*equiv.Run) error {
 	return func(r *equiv.Run) error {
 		c := newChecker(impl, r.Config(), r.Count)
+		defer c.release()
 		c.size = r.Size
 		return m(c, r)
 	}

@@ -63,6 +63,7 @@ func CheckInput(impl Impl, data []byte, initial uint16, plan []byte, opts ...equ
 func checkInput(impl Impl, cfg *equiv.Config, data []byte, initial uint16, planBytes []byte) (*equiv.Counterexample, int) {
 	compared := 0
 	c := newChecker(impl, cfg, func(int) { compared = 1 })
+	defer c.release()
 	p := decodePlan(planBytes, len(data))
 	if ce := c.sum(aligned(p.align), data, initial); ce != nil {
 		return ce, compared

@@ -153,7 +153,7 @@ func (c *checker) callPut(s site, in Input) *equiv.Counterexample {
 // alone.
 func (c *checker) callVerify(s site, in Input) *equiv.Counterexample {
 	want := ref.VerifyUDP(in.Src, in.Dst, in.Data)
-	b := c.place(s, in.Data)
+	b := c.input(s, in.Data)
 	var got bool
 	p := equiv.Catch(func() { got = c.impl.VerifyUDP(in.Src, in.Dst, b) })
 	flaw := ""
@@ -169,19 +169,20 @@ func (c *checker) callVerify(s site, in Input) *equiv.Counterexample {
 	return mismatch(s, in, fmt.Sprintf("%v%s", got, flaw), fmt.Sprint(want), p)
 }
 
-// helperArgs renders the coordinates of a helper's input, other than Data.
-func (in Input) helperArgs() string {
+// helperArgs renders the coordinates of a helper's input at s, other than
+// Data.
+func (in Input) helperArgs(s site) string {
 	switch in.Func {
 	case "Combine":
 		return fmt.Sprintf("sum=%#04x next=%#04x offset=%d", in.Initial, in.Value, in.Offset)
 	case "FinishUDP":
 		return fmt.Sprintf("sum=%#04x", in.Initial)
 	case "Put":
-		return fmt.Sprintf("c=%#04x align=%d", in.Value, in.Align)
+		return fmt.Sprintf("c=%#04x %s", in.Value, in.layout(s))
 	case "PseudoHeaderSum":
 		return fmt.Sprintf("src=%s dst=%s proto=%d length=%#x", addrString(in.Src), addrString(in.Dst), in.Proto, in.Length)
 	case "VerifyUDP":
-		return fmt.Sprintf("src=%s dst=%s align=%d", addrString(in.Src), addrString(in.Dst), in.Align)
+		return fmt.Sprintf("src=%s dst=%s %s", addrString(in.Src), addrString(in.Dst), in.layout(s))
 	}
 	return ""
 }

@@ -39,6 +39,7 @@ func runHelperProperties(c *checker, r *equiv.Run, checks int, byteGen *rapid.Ge
 		if err := r.Property(p.name, checks, func(t *rapid.T) error {
 			compared := false
 			cc := newChecker(c.impl, c.cfg, func(int) { compared = true })
+			defer cc.release()
 			if ce := p.check(cc, t, byteGen); ce != nil {
 				return ce
 			}

@@ -130,7 +130,7 @@ func runHelperVectors(c *checker, r *equiv.Run) error {
 			continue
 		}
 		if got := wantOf(v.in); got != v.want {
-			return r.Errorf("reference %s(%s) = %s, want %s (%s): the oracle is wrong", v.in.Func, v.in.helperArgs(), got, v.want, v.source)
+			return r.Errorf("reference %s(%s) = %s, want %s (%s): the oracle is wrong", v.in.Func, v.in.helperArgs(aligned(0)), got, v.want, v.source)
 		}
 		if ce := c.compare(aligned(0), v.in); ce != nil {
 			ce.Args += " vector=" + strconv.Quote(v.source)
