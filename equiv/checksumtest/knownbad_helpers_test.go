@@ -47,6 +47,7 @@ func TestCatchesKnownBadHelpers(t *testing.T) {
 		{"verify-mapped-as-ipv6", equiv.MethodVectors},
 		{"verify-mapped-as-ipv6", equiv.MethodExhaustive},
 		{"verify-mapped-as-ipv6", equiv.MethodProperties},
+		{"verify-mapped-as-ipv6", equiv.MethodCorpus},
 		{"verify-over-read", equiv.MethodGuard},
 		{"put-panics-short", equiv.MethodVectors},
 		{"put-panics-short", equiv.MethodGuard},
