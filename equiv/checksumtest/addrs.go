@@ -4,14 +4,17 @@ import "net/netip"
 
 // family is a class of netip.Addr that PseudoHeaderSum and VerifyUDP must
 // tell apart: the reference chooses the pseudo-header's layout, or refuses,
-// by the pair of families.
+// by the pair of families, once it has unmapped IPv4-mapped addresses
+// (RFC 4291 §2.5.5.2). famMapped is a family of its own here so that every
+// pair of notations is enumerated: mapped with mapped, mapped with plain
+// IPv4 (one family after unmapping) and mapped with true IPv6 (none).
 type family uint8
 
 const (
 	famInvalid family = iota // the zero netip.Addr: no family
 	famIPv4                  // Is4: the 12-byte pseudo-header
 	famIPv6                  // Is6, not IPv4-mapped: the 40-byte one
-	famMapped                // IPv4-mapped IPv6 (::ffff:a.b.c.d): IPv6, though Unmap makes it IPv4
+	famMapped                // IPv4-mapped IPv6 (::ffff:a.b.c.d): IPv4, as Unmap makes it
 	famZoned                 // IPv6 with the zone "eth0", which is not on the wire
 	numFamilies
 )
@@ -57,6 +60,19 @@ func familyOf(a netip.Addr) (family, [16]byte) {
 		return famMapped, a.As16()
 	}
 	return famIPv6, a.As16()
+}
+
+// otherNotation is the family of an IPv4 address written the other way
+// (plain for mapped, mapped for plain), which is the same family once
+// unmapped; the other families have one notation.
+func otherNotation(f family) family {
+	switch f {
+	case famIPv4:
+		return famMapped
+	case famMapped:
+		return famIPv4
+	}
+	return f
 }
 
 // unspecified is the address of a's family whose bytes are all zero.

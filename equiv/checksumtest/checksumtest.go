@@ -66,7 +66,10 @@ type Impl struct {
 	// PseudoHeaderSum returns the Sum of the TCP/UDP pseudo-header of
 	// RFC 768 and RFC 9293 §3.1 (IPv4) or RFC 8200 §8.1 (IPv6), or 0,
 	// false for mixed or invalid address families and IPv4 lengths above
-	// 0xFFFF.
+	// 0xFFFF. An IPv4-mapped IPv6 address (::ffff:a.b.c.d, as a dual-stack
+	// socket reports an IPv4 peer) is the IPv4 address it maps, as
+	// netip.Addr.Unmap gives it (RFC 4291 §2.5.5.2): with a plain IPv4
+	// address it is one family, with a true IPv6 one it is mixed.
 	PseudoHeaderSum func(src, dst netip.Addr, proto uint8, length uint32) (uint16, bool)
 	// FinishUDP returns ^sum, with 0x0000 written 0xFFFF (RFC 768).
 	FinishUDP func(sum uint16) uint16
@@ -78,7 +81,9 @@ type Impl struct {
 	UpdateUDP6 func(checksum, old, new uint16) (uint16, bool)
 	// VerifyUDP reports whether a UDP datagram (header and data) from src
 	// to dst passes its checksum, with the zero-field rule of the
-	// addresses' family (RFC 768 for IPv4, RFC 8200 §8.1 for IPv6).
+	// addresses' family (RFC 768 for IPv4, RFC 8200 §8.1 for IPv6), taken
+	// as PseudoHeaderSum takes it: IPv4-mapped addresses are IPv4, so a
+	// zero field from ::ffff:a.b.c.d passes.
 	VerifyUDP func(src, dst netip.Addr, segment []byte) bool
 }
 

@@ -69,6 +69,10 @@ func TestCountsUnchanged(t *testing.T) {
 		// every truncation of 3 datagrams plus 3 junk bytes (14) × 3
 		// alignments.
 		helperVectors = 46 + 3*14*3
+		// Issue 25's IPv4-mapped addresses: 10 more worked examples (5
+		// PseudoHeaderSum, 5 VerifyUDP) and a fourth datagram at every
+		// truncation, the zero-field one between mapped addresses.
+		issue25Vectors = 10 + 14*3
 		// Combine: 256² near-end values × 8 offsets, and every next × 9
 		// initials × 2 parities; FinishUDP: every sum; UpdateUDP and
 		// UpdateUDP6: 64³ near-end triples, 4096 to-zero triples and 2^16
@@ -91,14 +95,15 @@ func TestCountsUnchanged(t *testing.T) {
 		issue8 = 2*2 + issue8Sum + 3*2 + 3
 	)
 	want := map[string]int64{
-		equiv.MethodVectors:    247 + helperVectors,                  // 247 -> 419
+		equiv.MethodVectors:    247 + helperVectors + issue25Vectors, // 247 -> 419 -> 471
 		equiv.MethodExhaustive: 18956703 + helperExhaustive + issue8, // 18956703 -> 21835793 -> 21843781
 		equiv.MethodGuard:      3076 + helperGuard,                   // 3076 -> 4622
 		equiv.MethodProperties: 1900 + helperProperties,              // 1900 -> 5500
-		// Four seeds reach the helpers through the plan's helper section:
+		// Five seeds reach the helpers through the plan's helper section:
 		// udp-ipv4-nat-update, udp-vxlan-no-checksum,
-		// udp-ipv6-zero-checksum, pseudo-ipv6-jumbogram.
-		equiv.MethodCorpus: 6 + 4, // 6 -> 10
+		// udp-ipv6-zero-checksum, pseudo-ipv6-jumbogram and (issue 25)
+		// udp-ipv4-mapped-no-checksum.
+		equiv.MethodCorpus: 6 + 5, // 6 -> 10 -> 11
 	}
 	checkCounts(t, refImpl, want)
 }
@@ -118,7 +123,7 @@ func TestPartialImplementation(t *testing.T) {
 		equiv.MethodExhaustive: 9*65793 + 769*64*8 + 6*2*2 + issue8Sum, // short inputs, the grid without Checksum, long inputs, issue 8's
 		equiv.MethodGuard:      769 * 2,                                // every length at both edges, without Digest
 		equiv.MethodProperties: 300 + 4*300,                            // rapid Sum and four laws: no Digest machine, no Update law
-		equiv.MethodCorpus:     10,                                     // every seed compares Sum
+		equiv.MethodCorpus:     11,                                     // every seed compares Sum
 	}
 	res := checkCounts(t, checksumtest.Impl{Sum: ref.Sum}, want)
 	// Every method lists the helpers it would check; the guard method only

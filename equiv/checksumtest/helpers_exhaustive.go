@@ -136,7 +136,8 @@ type addrClass struct {
 
 var addrClasses = []addrClass{
 	// All-zero bytes: with protocol 0 and length 0 the only pseudo-header
-	// that sums to 0x0000 (IPv4), or 0xFFFF (IPv4-mapped).
+	// that sums to 0x0000 (IPv4, mapped or not: as IPv6, ::ffff:0.0.0.0
+	// would sum to 0xFFFF).
 	{"zero", func(_ *rand.Rand, fs, fd family, _ uint8, _ uint32) (netip.Addr, netip.Addr) {
 		return addrOf(fs, [16]byte{}), addrOf(fd, [16]byte{})
 	}},

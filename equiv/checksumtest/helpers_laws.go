@@ -30,7 +30,7 @@ func (c *checker) helperLaws() []law {
 	add("UpdateUDP", "UpdateUDP equals recomputing the UDP checksum; 0 stays 0 (RFC 768, RFC 1624)", c.udpUpdateLaw(false))
 	add("UpdateUDP6", "UpdateUDP6 equals recomputing the UDP checksum; 0 is invalid (RFC 8200 §8.1)", c.udpUpdateLaw(true))
 	if c.has("PseudoHeaderSum") {
-		add("VerifyUDP", "VerifyUDP accepts a finished datagram, rejects a flipped bit, and applies the zero rule of its family", c.verifyLaw)
+		add("VerifyUDP", "VerifyUDP accepts a finished datagram, rejects a flipped bit, and applies the zero rule of its family (IPv4-mapped is IPv4)", c.verifyLaw)
 	}
 	add("Put", "Put writes what binary.BigEndian.Uint16 reads, and nothing into a short b", c.putLaw)
 	return ls
@@ -113,10 +113,11 @@ func (c *checker) combineLaw() gopter.Prop {
 	}, gen.SliceOf(gen.UInt8()), gen.SliceOf(gen.UInt8()), gen.UInt16(), gen.IntRange(math.MinInt/4, math.MaxInt/4))
 }
 
-// pseudoLaw: for two addresses of one family PseudoHeaderSum is the Sum of
-// the pseudo-header laid out as the RFCs draw it (IPv4 only up to a
-// 16-bit length); otherwise it is 0, false; and it does not depend on
-// which address is the source.
+// pseudoLaw: for two addresses of one family, once IPv4-mapped ones are
+// unmapped (RFC 4291 §2.5.5.2), PseudoHeaderSum is the Sum of the
+// pseudo-header laid out as the RFCs draw it (IPv4 only up to a 16-bit
+// length); otherwise it is 0, false; and it does not depend on which
+// address is the source.
 func (c *checker) pseudoLaw() gopter.Prop {
 	return prop.ForAll(func(fs, fd int, sb, db []byte, proto uint8, length uint32) bool {
 		l := c.lawCase()
@@ -124,13 +125,13 @@ func (c *checker) pseudoLaw() gopter.Prop {
 		got, ok := l.pseudo(src, dst, proto, length)
 		back, backOK := l.pseudo(dst, src, proto, length)
 		want, wantOK := uint16(0), false
-		switch {
-		case src.Is4() && dst.Is4() && length <= 0xffff:
-			s, d := src.As4(), dst.As4()
+		switch us, ud := src.Unmap(), dst.Unmap(); {
+		case us.Is4() && ud.Is4() && length <= 0xffff:
+			s, d := us.As4(), ud.As4()
 			ph := slices.Concat(s[:], d[:], []byte{0, proto}, be16(uint16(length)))
 			want, wantOK = l.sum(ph, 0), true
-		case src.Is6() && dst.Is6():
-			s, d := src.As16(), dst.As16()
+		case us.Is6() && ud.Is6():
+			s, d := us.As16(), ud.As16()
 			ph := slices.Concat(s[:], d[:], binary.BigEndian.AppendUint32(nil, length), []byte{0, 0, 0, proto})
 			want, wantOK = l.sum(ph, 0), true
 		}
@@ -175,11 +176,17 @@ func (c *checker) udpUpdateLaw(v6 bool) func() gopter.Prop {
 
 // verifyLaw: a datagram whose field is computed from the implementation's
 // own PseudoHeaderSum and Sum passes, a flipped bit fails, and a zero
-// field passes over IPv4 only.
+// field passes over IPv4 only, IPv4-mapped addresses included. Both
+// addresses are of one family, half the time in both notations of IPv4
+// (one plain, one mapped).
 func (c *checker) verifyLaw() gopter.Prop {
-	return prop.ForAll(func(f int, sb, db, payload []byte, bit uint8) bool {
+	return prop.ForAll(func(f int, renote bool, sb, db, payload []byte, bit uint8) bool {
 		l := c.lawCase()
-		src, dst := addrOf(family(f), [16]byte(sb)), addrOf(family(f), [16]byte(db))
+		fd := family(f)
+		if renote {
+			fd = otherNotation(fd)
+		}
+		src, dst := addrOf(family(f), [16]byte(sb)), addrOf(fd, [16]byte(db))
 		seg := slices.Concat([]byte{0x04, 0x00, 0x00, 0x35}, be16(uint16(8+len(payload))), []byte{0, 0}, payload)
 		ph, _ := l.pseudo(src, dst, 17, uint32(len(seg)))
 		binary.BigEndian.PutUint16(seg[6:], udpField(l.sum(seg, ph)))
@@ -188,8 +195,8 @@ func (c *checker) verifyLaw() gopter.Prop {
 		flipped := l.verify(src, dst, seg)
 		seg[6], seg[7] = 0, 0
 		zero := l.verify(src, dst, seg)
-		return l.holds(valid && !flipped && zero == src.Is4())
-	}, gen.IntRange(int(famIPv4), int(numFamilies)-1), gen.SliceOfN(16, gen.UInt8()), gen.SliceOfN(16, gen.UInt8()),
+		return l.holds(valid && !flipped && zero == src.Unmap().Is4())
+	}, gen.IntRange(int(famIPv4), int(numFamilies)-1), gen.Bool(), gen.SliceOfN(16, gen.UInt8()), gen.SliceOfN(16, gen.UInt8()),
 		gen.SliceOf(gen.UInt8()), gen.UInt8())
 }
 

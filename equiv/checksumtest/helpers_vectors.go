@@ -26,9 +26,14 @@ var (
 	v4nat = netip.AddrFrom4([4]byte{10, 0, 0, 1})
 	v6src = netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 15: 1}) // 2001:db8::1
 	v6dst = netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 15: 2}) // 2001:db8::2
-	// ::ffff:0.0.0.0, IPv6 although Unmap makes it IPv4.
+	// ::ffff:0.0.0.0, the IPv4 address 0.0.0.0 (RFC 4291 §2.5.5.2).
 	mappedZero = netip.AddrFrom16([16]byte{10: 0xff, 11: 0xff})
 )
+
+// mapped is a's IPv4-mapped IPv6 form, ::ffff:a.b.c.d: how a dual-stack
+// socket reports an IPv4 peer (RFC 3493 §3.7), and what
+// netip.AddrFromSlice makes of net.ParseIP("a.b.c.d").
+func mapped(a netip.Addr) netip.Addr { return netip.AddrFrom16(a.As16()) }
 
 // udpHi is a UDP datagram from port 1024 to 53 with the data "hi":
 // 0400 0035 000a <checksum> 6869. From v4src to v4dst its pseudo-header sums
@@ -70,9 +75,21 @@ func helperVectors() []helperVector {
 		{"IPv6 jumbogram pseudo-header (RFC 2675, RFC 8200 §8.1)", pseudo(v6src, v6dst, 17, 0x12345), "0x7ecc, true"},
 		{"IPv6 with a zone (not on the wire)", pseudo(v6src.WithZone(zone), v6dst, 17, 8), "0x5b8e, true"},
 		{"all-zero IPv4 pseudo-header", pseudo(netip.IPv4Unspecified(), netip.IPv4Unspecified(), 0, 0), "0x0000, true"},
-		// 0000 … ffff 0000 twice: 0xffff, where the IPv4 form sums to 0.
-		{"IPv4-mapped addresses are IPv6", pseudo(mappedZero, mappedZero, 0, 0), "0xffff, true"},
-		{"mixed families", pseudo(v4src, netip.AddrFrom16(v4dst.As16()), 17, 8), "0x0000, false"},
+		// RFC 4291 §2.5.5.2: ::ffff:0.0.0.0 is 0.0.0.0, and the IPv4
+		// pseudo-header of every field zero sums to 0x0000; taken for IPv6,
+		// 0000 … ffff 0000 twice would sum to 0xffff.
+		{"IPv4-mapped addresses are IPv4 (RFC 4291 §2.5.5.2)", pseudo(mappedZero, mappedZero, 0, 0), "0x0000, true"},
+		// The IPv4 vectors above with both addresses mapped: the same sum,
+		// and the same 16-bit length limit (as IPv6 it would be valid).
+		{"IPv4-mapped UDP pseudo-header (RFC 768, RFC 3493 §3.7)", pseudo(mapped(v4src), mapped(v4dst), 17, 95), "0x8289, true"},
+		{"IPv4-mapped length past 16 bits (RFC 9293 §3.1)", pseudo(mapped(v4src), mapped(v4dst), 6, 1<<16), "0x0000, false"},
+		// One plain, one mapped: one family after unmapping. c0a8 + 0001 +
+		// c0a8 + 00c7 + 0011 + 0008 = 0x18232 → 0x8232.
+		{"IPv4 and IPv4-mapped are one family", pseudo(v4src, mapped(v4dst), 17, 8), "0x8232, true"},
+		// netip.Addr.Unmap drops a zone with the mapping.
+		{"IPv4-mapped with a zone, and IPv4", pseudo(mapped(v4src).WithZone(zone), v4dst, 17, 8), "0x8232, true"},
+		{"mixed families", pseudo(v4src, v6dst, 17, 8), "0x0000, false"},
+		{"IPv4-mapped and IPv6 are mixed", pseudo(mapped(v4src), v6dst, 17, 8), "0x0000, false"},
 		{"zero Addr", pseudo(netip.Addr{}, v4dst, 17, 8), "0x0000, false"},
 
 		{"RFC 1071 §3 checksum", Input{Func: "FinishUDP", Initial: 0xddf2}, "0x220d"},
@@ -97,7 +114,16 @@ func helperVectors() []helperVector {
 		{"RFC 8200 §8.1: zero field that sums right", verify(v6src, v6dst, udpTrap6(0)), "false"},
 		{"RFC 8200 §8.1: computed zero sent as ffff", verify(v6src, v6dst, udpTrap6(0xffff)), "true"},
 		{"shorter than a UDP header", verify(v4src, v4dst, udpHi(0x1123)[:7]), "false"},
-		{"mixed families", verify(v4src, netip.AddrFrom16(v4dst.As16()), udpHi(0x1123)), "false"},
+		{"mixed families", verify(v4src, v6dst, udpHi(0x1123)), "false"},
+		// Issue 25: the datagrams above as a dual-stack socket reports
+		// them, from ::ffff:192.168.0.1 (RFC 3493 §3.7), are still IPv4's
+		// (RFC 4291 §2.5.5.2), zero field included (RFC 768, RFC 1122
+		// §4.1.3.4).
+		{"RFC 768: no checksum between IPv4-mapped addresses", verify(mapped(v4src), mapped(v4dst), udpHi(0)), "true"},
+		{"udpHi between IPv4-mapped addresses", verify(mapped(v4src), mapped(v4dst), udpHi(0x1123)), "true"},
+		{"udpHi, IPv4 to IPv4-mapped", verify(v4src, mapped(v4dst), udpHi(0x1123)), "true"},
+		{"RFC 768: no checksum, IPv4-mapped to IPv4", verify(mapped(v4src), v4dst, udpHi(0)), "true"},
+		{"IPv4-mapped and IPv6 are mixed", verify(mapped(v4src), v6dst, udpHi(0)), "false"},
 
 		{"RFC 1071 §3 checksum, network order", Input{Func: "Put", Data: []byte{0, 0}, Value: 0x220d}, "true, b = 220d"},
 		{"Put leaves b[2:]", Input{Func: "Put", Data: []byte{0xaa, 0xbb, 0xcc}, Value: 0x220d}, "true, b = 220dcc"},
@@ -122,8 +148,8 @@ func helperVectors() []helperVector {
 
 // runHelperVectors checks the reference against each worked example (the
 // oracle must agree with the RFCs), then the implementation against the
-// reference; and VerifyUDP at every truncation of the valid datagrams, with
-// trailing junk.
+// reference; and VerifyUDP at every truncation of the valid datagrams (the
+// zero-field one also between IPv4-mapped addresses), with trailing junk.
 func runHelperVectors(c *checker, r *equiv.Run) error {
 	for _, v := range helperVectors() {
 		if !c.has(v.in.Func) {
@@ -143,7 +169,7 @@ func runHelperVectors(c *checker, r *equiv.Run) error {
 	for _, d := range []struct {
 		src, dst netip.Addr
 		seg      []byte
-	}{{v4src, v4dst, udpHi(0x1123)}, {v6src, v6dst, udpTrap6(0xffff)}, {v4src, v4dst, udpHi(0)}} {
+	}{{v4src, v4dst, udpHi(0x1123)}, {v6src, v6dst, udpTrap6(0xffff)}, {v4src, v4dst, udpHi(0)}, {mapped(v4src), mapped(v4dst), udpHi(0)}} {
 		junk := append(bytes.Clone(d.seg), 0xff, 0x80, 0x01)
 		for n := 0; n <= len(junk); n++ {
 			for align := range 3 {

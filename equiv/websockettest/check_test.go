@@ -75,3 +75,22 @@ func TestFailureShowsFirstDifference(t *testing.T) {
 		t.Errorf("failure shows got %.200q, want %.200q", ce.Got, ce.Want)
 	}
 }
+
+// TestBreaksCountContract: ValidUnderlyingCounts leaves out exactly the
+// readers and writers whose counts io.Reader or io.Writer forbids.
+func TestBreaksCountContract(t *testing.T) {
+	for kind := range numSources {
+		name := sourceName(kind, 3)
+		want := kind == srcNegative || kind == srcTooMany
+		if got := breaksCountContract(name); got != want {
+			t.Errorf("reader %q: breaksCountContract = %v, want %v", name, got, want)
+		}
+	}
+	for kind := range numSinks {
+		name := sinkName(kind, 3)
+		want := kind == sinkShort || kind == sinkNegative || kind == sinkTooMany
+		if got := breaksCountContract(name); got != want {
+			t.Errorf("writer %q: breaksCountContract = %v, want %v", name, got, want)
+		}
+	}
+}

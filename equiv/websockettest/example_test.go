@@ -66,6 +66,23 @@ func ExampleNonNegativePos() {
 	// <nil>
 }
 
+// StreamOffsetPos narrows the check to the positions a stream offset
+// takes, for a masker that, like gobwas/ws's Cipher on short payloads,
+// indexes the key with (pos+i)%4: negative positions and those whose last
+// octet's offset would pass math.MaxInt, each counted.
+func ExampleStreamOffsetPos() {
+	err := websockettest.Check(websockettest.Impl{Mask: cipherLike}, websockettest.StreamOffsetPos(),
+		equiv.WithReport(func(r equiv.Result) {
+			if r.Method == equiv.MethodExhaustive {
+				fmt.Println(r.Narrowed)
+			}
+		}))
+	fmt.Println(err)
+	// Output:
+	// [excluded "negative pos": 15382 inputs excluded "octet offset pos+len(b)-1 past math.MaxInt": 2298 inputs]
+	// <nil>
+}
+
 // Test is what a package's own test calls, in a _test.go file:
 //
 //	func TestMyMask(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"testing/iotest"
 
 	"github.com/equivcheck/equivcheck/equiv"
@@ -89,6 +90,14 @@ func sinkName(kind, at int) string {
 		return names[kind]
 	}
 	return fmt.Sprintf(names[kind], at)
+}
+
+// breaksCountContract reports whether the reader or writer named
+// underlying (as sourceName or sinkName names it) returns a count that
+// io.Reader or io.Writer forbids: -1, len(p)+1, or, for a writer, a short
+// count with a nil error.
+func breaksCountContract(underlying string) bool {
+	return strings.HasPrefix(underlying, "count ") || strings.HasPrefix(underlying, "short count ")
 }
 
 // newSource returns a reader of kind over wire.

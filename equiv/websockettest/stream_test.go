@@ -294,3 +294,34 @@ func TestExcludeUnderlying(t *testing.T) {
 		}
 	}
 }
+
+// TestValidUnderlyingCounts: streamers that pass on the count their
+// reader or writer returns (as gobwas/ws's CipherReader and CipherWriter
+// do) fail by default, on a count io's contract forbids, and pass with
+// ValidUnderlyingCounts, whose exclusion every Result counts.
+func TestValidUnderlyingCounts(t *testing.T) {
+	impl := modelImpl("trusts-count")
+	err := websockettest.Check(impl, equiv.WithSeed(1), only(equiv.MethodVectors))
+	ces := equiv.Counterexamples(err)
+	if len(ces) != 1 || !strings.Contains(ces[0].Args, `over "count `) && !strings.Contains(ces[0].Args, `over "short count `) {
+		t.Fatalf("without the option: %v, want a counterexample over a reader or writer breaking the count clause", err)
+	}
+	valid := websockettest.ValidUnderlyingCounts()
+	notExhaustive := equiv.WithMethods(func(m string) bool { return m != equiv.MethodExhaustive })
+	err, res := report(impl, equiv.WithSeed(1), valid, notExhaustive)
+	if err != nil {
+		t.Fatalf("with ValidUnderlyingCounts: %v", err)
+	}
+	err, ex := report(impl, equiv.WithSeed(1), valid, only(equiv.MethodExhaustive), streamsOnly)
+	if err != nil {
+		t.Fatalf("exhaustive, with ValidUnderlyingCounts: %v", err)
+	}
+	res[equiv.MethodExhaustive] = ex[equiv.MethodExhaustive]
+	const label = `excluded "underlying reader or writer breaks io's count contract": `
+	for _, m := range []string{equiv.MethodVectors, equiv.MethodExhaustive, equiv.MethodProperties} {
+		i := slices.IndexFunc(res[m].Narrowed, func(s string) bool { return strings.HasPrefix(s, label) })
+		if i < 0 || strings.HasSuffix(res[m].Narrowed[i], ": 0 inputs") {
+			t.Errorf("%s: Narrowed = %q, want the streams left out counted", m, res[m].Narrowed)
+		}
+	}
+}

@@ -14,13 +14,16 @@
 //
 // Check returns the same verdict as an error, for use outside "go test";
 // options from package equiv (WithLevel, WithSeed, AnyPanic) and from here
-// (Exclude, NonNegativePos) tune a run.
+// (Exclude, NonNegativePos, StreamOffsetPos, ValidUnderlyingCounts) tune a
+// run. docs/peers.md checks gobwas/ws's Cipher, CipherReader and
+// CipherWriter with them.
 package websockettest
 
 import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"testing"
 
 	"github.com/equivcheck/equivcheck/corpus"
@@ -195,8 +198,48 @@ func Exclude(label string, out func(Input) bool) equiv.Option {
 
 // NonNegativePos excludes every call with a negative pos, for
 // implementations documented to take a position in 0..3 or at least
-// non-negative (gobwas/ws's Cipher panics on a negative one). Results
-// list it as excluded "negative pos" with the number of calls left out.
+// non-negative. Results list it as excluded "negative pos" with the number
+// of calls left out. gobwas/ws's Cipher needs StreamOffsetPos instead.
 func NonNegativePos() equiv.Option {
 	return Exclude("negative pos", func(in Input) bool { return in.Pos < 0 })
+}
+
+// StreamOffsetPos excludes every call whose pos is not a stream offset:
+// the position, counted in octets from the start of the payload, of b's
+// first octet, such that every octet of b has one (pos >= 0 and
+// pos+len(b)-1 <= math.MaxInt). It is for maskers that, like gobwas/ws's
+// Cipher(payload, mask, offset), take pos as the number of octets masked
+// before b and compute each octet's offset in an int: Cipher indexes the
+// key with (offset+i)%4 for payloads under 16 octets, which overflows to a
+// negative index past math.MaxInt (len 3 at pos math.MaxInt panics with
+// index out of range [-3]), as it panics for a negative pos. Results list
+// two exclusions, each with the number of calls left out: "negative pos"
+// (NonNegativePos) and "octet offset pos+len(b)-1 past math.MaxInt", the
+// latter a few calls near math.MaxInt; every offset a stream of up to
+// math.MaxInt octets reaches stays checked.
+func StreamOffsetPos() equiv.Option {
+	negative := NonNegativePos()
+	past := Exclude("octet offset pos+len(b)-1 past math.MaxInt", func(in Input) bool {
+		return len(in.Payload) > 0 && in.Pos > math.MaxInt-(len(in.Payload)-1)
+	})
+	return func(c *equiv.Config) { negative(c); past(c) }
+}
+
+// ValidUnderlyingCounts excludes every stream over an underlying reader or
+// writer that breaks the count clause of io.Reader or io.Writer: a reader
+// returning a count outside 0..len(p), a writer returning one outside
+// 0..len(b) or a short count with a nil error ("Write must return a
+// non-nil error if it returns n < len(p)"). The suite expects a MaskReader
+// and a MaskWriter to refuse those counts (reference/websocket's
+// ErrInvalidRead, ErrInvalidWrite, io.ErrShortWrite); one that passes them
+// on, as gobwas/ws's wsutil.CipherReader (p[:n] panics for n = -1 and
+// len(p)+1) and CipherWriter (it returns the count it is given, -1, len+1
+// or a short one with a nil error) do, is checked over every reader and
+// writer that keeps its contract. Results list it as excluded
+// "underlying reader or writer breaks io's count contract" with the number
+// of streams left out.
+func ValidUnderlyingCounts() equiv.Option {
+	return Exclude("underlying reader or writer breaks io's count contract", func(in Input) bool {
+		return breaksCountContract(in.Underlying)
+	})
 }

@@ -3,6 +3,7 @@ package websockettest_test
 import (
 	"errors"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"reflect"
@@ -345,9 +346,10 @@ func TestAnyPanic(t *testing.T) {
 	}
 }
 
-// gobwasLike takes the key octet as gobwas/ws's Cipher does, from pos%4:
-// right for every pos >= 0, and an index out of range for most negative
-// ones.
+// gobwasLike takes the key octet as gobwas/ws's Cipher does for 16 octets
+// and more, from pos%4: right for every pos >= 0, and an index out of
+// range for most negative ones. (Under 16 octets Cipher uses (pos+i)%4,
+// which overflows past math.MaxInt too: cipherLike.)
 func gobwasLike(b []byte, key [4]byte, pos int) int {
 	p := pos % 4
 	for i := range b {
@@ -379,6 +381,48 @@ func TestNonNegativePos(t *testing.T) {
 	if res[equiv.MethodProperties].Checked != 1900-300 {
 		// The excluded cases are drawn again or discarded, not counted.
 		t.Errorf("properties compared %d, want 1600", res[equiv.MethodProperties].Checked)
+	}
+}
+
+// cipherLike takes the key octet as gobwas/ws's Cipher does for payloads
+// under 16 octets, from (pos+i)%4: right for every pos >= 0 until pos+i
+// overflows int, an index out of range for most negative pos and past
+// math.MaxInt.
+func cipherLike(b []byte, key [4]byte, pos int) int {
+	for i := range b {
+		b[i] ^= key[(pos+i)%4]
+	}
+	return (pos + len(b)) & 3
+}
+
+// TestStreamOffsetPos: a masker that computes pos+i in an int panics past
+// math.MaxInt, which NonNegativePos leaves in; StreamOffsetPos leaves out
+// those calls too, reports both exclusions, and keeps the last offsets
+// that fit (pos = math.MaxInt - len(b) + 1) in.
+func TestStreamOffsetPos(t *testing.T) {
+	impl := websockettest.Impl{Mask: cipherLike}
+	err := websockettest.Check(impl, equiv.WithSeed(1), websockettest.NonNegativePos(), only(equiv.MethodExhaustive))
+	ces := equiv.Counterexamples(err)
+	if len(ces) != 1 || !strings.Contains(ces[0].Args, "pos=922337203685477580") || !strings.Contains(ces[0].Got, "index out of range") {
+		t.Fatalf("with NonNegativePos: %v, want a panic near pos=math.MaxInt", err)
+	}
+	err, res := report(impl, equiv.WithSeed(1), websockettest.StreamOffsetPos())
+	if err != nil {
+		t.Fatalf("with StreamOffsetPos: %v", err)
+	}
+	for _, m := range []string{equiv.MethodExhaustive, equiv.MethodProperties} {
+		n := res[m].Narrowed
+		if len(n) != 2 || !strings.HasPrefix(n[0], `excluded "negative pos": `) ||
+			!strings.HasPrefix(n[1], `excluded "octet offset pos+len(b)-1 past math.MaxInt": `) ||
+			strings.HasSuffix(n[0], ": 0 inputs") || strings.HasSuffix(n[1], ": 0 inputs") {
+			t.Errorf("%s: Narrowed = %q, want both exclusions counted", m, n)
+		}
+	}
+	for n := 1; n <= 20; n++ {
+		b := make([]byte, n)
+		if err := websockettest.CheckInput(impl, b, 0x37fa213d, math.MaxInt-n+1, nil); err != nil {
+			t.Errorf("len %d at pos MaxInt-%d: %v", n, n-1, err)
+		}
 	}
 }
 

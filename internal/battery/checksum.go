@@ -358,14 +358,16 @@ func helperBugs() []checksumBug {
 			"Combine at a negative odd offset", helperImpl(func(i *checksumtest.Impl, bug bool) { i.Combine = combine(combineBug{signedOdd: bug}) })},
 		{"pseudo-16-bit-length", "gVisor's header.PseudoHeaderChecksum(…, totalLen uint16): an RFC 2675 jumbogram's length loses its high bits, and an IPv4 length past 0xFFFF wraps",
 			"PseudoHeaderSum length > 0xFFFF", helperImpl(func(i *checksumtest.Impl, bug bool) { i.PseudoHeaderSum = pseudo(pseudoBug{len16: bug}) })},
-		{"pseudo-unmaps", "IPv4-mapped addresses unmapped before the pseudo-header (::ffff:0.0.0.0 loses its 0xFFFF words)",
-			"PseudoHeaderSum over IPv4-mapped IPv6 addresses", helperImpl(func(i *checksumtest.Impl, bug bool) { i.PseudoHeaderSum = pseudo(pseudoBug{unmap: bug}) })},
+		{"pseudo-mapped-as-ipv6", "nanovms/nanos#1322 (LwIP sent a dual-stack socket's UDP to ::ffff:a.b.c.d as IPv6; fixed by unmapping) and this module before issue 25: ::ffff:a.b.c.d taken for IPv6, against RFC 4291 §2.5.5.2",
+			"PseudoHeaderSum over IPv4-mapped addresses: all zero, past 0xFFFF, or with a plain IPv4 one", helperImpl(func(i *checksumtest.Impl, bug bool) { i.PseudoHeaderSum = pseudo(pseudoBug{mappedAs6: bug}) })},
 		{"pseudo-any-families", "gVisor's AsSlice-based pseudo-header sums whatever address bytes it is given: mixed families get a checksum",
 			"PseudoHeaderSum with mixed or invalid families", helperImpl(func(i *checksumtest.Impl, bug bool) { i.PseudoHeaderSum = pseudo(pseudoBug{anyFamily: bug}) })},
 		{"verify-naive-sum", "demikernel/inetstack#197 and smoltcp#632 (a zero UDP checksum verified instead of skipped)",
 			"VerifyUDP of an IPv4 datagram with field 0x0000", helperImpl(func(i *checksumtest.Impl, bug bool) { i.VerifyUDP = verify(verifyBug{naive: bug}) })},
 		{"verify-ipv6-zero-as-none", "RIOT#4842 (IPv6 zero UDP checksum accepted as \"none\", against RFC 8200 §8.1)",
 			"VerifyUDP of an IPv6 datagram with field 0x0000", helperImpl(func(i *checksumtest.Impl, bug bool) { i.VerifyUDP = verify(verifyBug{zeroNone: bug}) })},
+		{"verify-mapped-as-ipv6", "issue 25 and nanovms/nanos#1322: a dual-stack socket's IPv4 datagram (addresses ::ffff:a.b.c.d, RFC 3493 §3.7) checked as IPv6, so RFC 768's zero field is rejected, against RFC 1122 §4.1.3.4",
+			"VerifyUDP between IPv4-mapped addresses with field 0x0000, or one mapped and one plain", helperImpl(func(i *checksumtest.Impl, bug bool) { i.VerifyUDP = verify(verifyBug{mappedAs6: bug}) })},
 		{"verify-over-read", "PcapPlusPlus#1866 (heap-buffer-overflow in computeChecksum): the checksum field read before the length is checked",
 			"guard: VerifyUDP of a segment shorter than 8 bytes", helperImpl(func(i *checksumtest.Impl, bug bool) { i.VerifyUDP = verify(verifyBug{overRead: bug}) })},
 		{"verify-16-bit-length", "libpcap#1685 and zeek#5911 (lengths truncated to uint16_t): the pseudo-header of an IPv6 jumbogram (RFC 2675) built from uint16(len)",
@@ -492,25 +494,43 @@ func combine(bug combineBug) func(sum, next uint16, offset int) uint16 {
 }
 
 // pseudoBug selects PseudoHeaderSum's bug.
-type pseudoBug struct{ len16, unmap, anyFamily bool }
+type pseudoBug struct{ len16, mappedAs6, anyFamily bool }
 
 func pseudo(bug pseudoBug) func(src, dst netip.Addr, proto uint8, length uint32) (uint16, bool) {
 	return func(src, dst netip.Addr, proto uint8, length uint32) (uint16, bool) {
+		u, v := src.Unmap(), dst.Unmap()
 		switch {
 		case bug.len16:
 			length = uint32(uint16(length))
-		case bug.unmap:
-			src, dst = src.Unmap(), dst.Unmap()
-		case bug.anyFamily && (!src.IsValid() || !dst.IsValid() || src.Is4() != dst.Is4()):
-			s := ref.Sum(dst.AsSlice(), ref.Sum(src.AsSlice(), 0))
+		case bug.mappedAs6:
+			return pseudoAsGiven(src, dst, proto, length)
+		case bug.anyFamily && (!u.IsValid() || !v.IsValid() || u.Is4() != v.Is4()):
+			s := ref.Sum(v.AsSlice(), ref.Sum(u.AsSlice(), 0))
 			return ref.Sum(binary.BigEndian.AppendUint32([]byte{0, proto}, length), s), true
 		}
 		return ref.PseudoHeaderSum(src, dst, proto, length)
 	}
 }
 
+// pseudoAsGiven is the pseudo-header of the addresses' families as
+// netip.Addr.Is4 and Is6 give them, without unmapping: an IPv4-mapped
+// address is laid out as IPv6 (16 bytes, a 32-bit length), and with a
+// plain IPv4 address it makes mixed families.
+func pseudoAsGiven(src, dst netip.Addr, proto uint8, length uint32) (uint16, bool) {
+	if !src.Is6() || !dst.Is6() {
+		if src.Is6() || dst.Is6() {
+			return 0, false // one of them mapped, the other IPv4 or zero
+		}
+		return ref.PseudoHeaderSum(src, dst, proto, length) // no mapped address
+	}
+	s, d := src.As16(), dst.As16()
+	ph := append(append(s[:], d[:]...), 0, 0, 0, 0, 0, 0, 0, proto)
+	binary.BigEndian.PutUint32(ph[32:], length)
+	return ref.Sum(ph, 0), true
+}
+
 // verifyBug selects VerifyUDP's bug.
-type verifyBug struct{ naive, zeroNone, overRead, len16 bool }
+type verifyBug struct{ naive, zeroNone, overRead, len16, mappedAs6 bool }
 
 // verify is VerifyUDP written out: header length, pseudo-header, the zero
 // field's rule by family, then the sum.
@@ -524,11 +544,16 @@ func verify(bug verifyBug) func(src, dst netip.Addr, seg []byte) bool {
 			n = uint32(uint16(n))
 		}
 		ph, ok := ref.PseudoHeaderSum(src, dst, 17, n)
+		v4 := src.Unmap().Is4()
+		if bug.mappedAs6 {
+			ph, ok = pseudoAsGiven(src, dst, 17, n)
+			v4 = src.Is4()
+		}
 		if !ok || len(seg) < 8 || uint64(len(seg)) > 1<<32-1 {
 			return false
 		}
 		if seg[6]|seg[7] == 0 && !bug.naive {
-			return src.Is4() || bug.zeroNone
+			return v4 || bug.zeroNone
 		}
 		return ref.Sum(seg, ph) == 0xffff
 	}

@@ -59,7 +59,8 @@ func UpdateUDP6(checksum, old, new uint16) (uint16, bool) {
 }
 
 // VerifyUDP reports whether a received UDP datagram passes its checksum
-// check under the rule of its IP version, taken from the addresses. src and
+// check under the rule of its IP version, taken from the addresses as
+// PseudoHeaderSum takes it (an IPv4-mapped address is IPv4). src and
 // dst are its addresses (over IPv6 with a Routing header, the final
 // destination) and segment is the UDP header and data, exactly as long as
 // the length in the pseudo-header (the Length field, RFC 768; for an RFC
@@ -67,11 +68,13 @@ func UpdateUDP6(checksum, old, new uint16) (uint16, bool) {
 // read the Length field.
 //
 //   - A segment shorter than the 8-byte header, or addresses without a
-//     pseudo-header (see PseudoHeaderSum: a zero netip.Addr, mixed
-//     families, IPv4 with more than 0xFFFF bytes), fails.
-//   - A checksum field of 0x0000 passes over IPv4 ("no checksum", RFC 768;
-//     RFC 1122 §4.1.3.4 discards only a non-zero invalid one) and fails over
-//     IPv6 (RFC 8200 §8.1), whatever the data sums to.
+//     pseudo-header (see PseudoHeaderSum: a zero netip.Addr, an IPv4
+//     address, plain or mapped, with a true IPv6 one, IPv4 with more than
+//     0xFFFF bytes), fails.
+//   - A checksum field of 0x0000 passes over IPv4, mapped addresses
+//     included ("no checksum", RFC 768; RFC 1122 §4.1.3.4 discards only a
+//     non-zero invalid one), and fails over IPv6 (RFC 8200 §8.1), whatever
+//     the data sums to.
 //   - Any other field passes if the pseudo-header and segment, checksum
 //     field included, sum to 0xFFFF (RFC 1071 §1).
 //
@@ -106,8 +109,9 @@ func verifyUDPHeader(src, dst netip.Addr, segment []byte) (ph uint16, verdict, d
 		return 0, false, true
 	}
 	if segment[6]|segment[7] == 0 {
-		// RFC 768: none computed (IPv4); RFC 8200 §8.1: invalid (IPv6).
-		return 0, src.Is4(), true
+		// RFC 768: none computed (IPv4, mapped addresses included, as
+		// PseudoHeaderSum takes them); RFC 8200 §8.1: invalid (IPv6).
+		return 0, src.Unmap().Is4(), true
 	}
 	return ph, false, false
 }

@@ -29,19 +29,23 @@ func ExampleFinishUDP() {
 }
 
 // The pseudo-header sums of RFC 768 (IPv4) and RFC 8200 §8.1 (IPv6); the
-// IPv6 length has 32 bits, for jumbograms, the IPv4 one 16; and mixed
-// families have no pseudo-header.
+// IPv6 length has 32 bits, for jumbograms, the IPv4 one 16. An IPv4-mapped
+// address, the form in which a dual-stack socket reports an IPv4 peer, is
+// IPv4 (RFC 4291 §2.5.5.2); an IPv4 and an IPv6 address have no
+// pseudo-header.
 func ExamplePseudoHeaderSum() {
 	ip := netip.MustParseAddr
 	show := func(sum uint16, ok bool) { fmt.Printf("%#04x %v\n", sum, ok) }
 	show(checksum.PseudoHeaderSum(ip("192.168.0.1"), ip("192.168.0.199"), 17, 95))
 	show(checksum.PseudoHeaderSum(ip("2001:db8::1"), ip("2001:db8::2"), 17, 0x12345))
 	show(checksum.PseudoHeaderSum(ip("192.168.0.1"), ip("192.168.0.199"), 6, 1<<16))
-	show(checksum.PseudoHeaderSum(ip("192.168.0.1"), ip("::ffff:192.168.0.199"), 17, 8))
+	show(checksum.PseudoHeaderSum(ip("::ffff:192.168.0.1"), ip("::ffff:192.168.0.199"), 17, 95))
+	show(checksum.PseudoHeaderSum(ip("::ffff:192.168.0.1"), ip("2001:db8::2"), 17, 8))
 	// Output:
 	// 0x8289 true
 	// 0x7ecc true
 	// 0x0000 false
+	// 0x8289 true
 	// 0x0000 false
 }
 
@@ -72,7 +76,8 @@ func ExampleUpdateUDP6() {
 }
 
 // VerifyUDP applies the zero rule of the addresses' family: a checksum
-// of 0 is "none" over IPv4 and invalid over IPv6.
+// of 0 is "none" over IPv4, IPv4-mapped addresses included, and invalid
+// over IPv6.
 func ExampleVerifyUDP() {
 	v4src, v4dst := netip.MustParseAddr("192.168.0.1"), netip.MustParseAddr("192.168.0.199")
 	v6src, v6dst := netip.MustParseAddr("2001:db8::1"), netip.MustParseAddr("2001:db8::2")
@@ -82,10 +87,15 @@ func ExampleVerifyUDP() {
 	fmt.Println(checksum.VerifyUDP(v4src, v4dst, seg))
 	binary.BigEndian.PutUint16(seg[6:], 0) // sent without a checksum
 	fmt.Println(checksum.VerifyUDP(v4src, v4dst, seg), checksum.VerifyUDP(v6src, v6dst, seg))
+	// A dual-stack socket reports the IPv4 peer as ::ffff:192.168.0.1
+	// (RFC 3493 §3.7): still IPv4, where 0 means "none".
+	m4src, m4dst := netip.MustParseAddr("::ffff:192.168.0.1"), netip.MustParseAddr("::ffff:192.168.0.199")
+	fmt.Println(checksum.VerifyUDP(m4src, m4dst, seg))
 	// Output:
 	// true
 	// false
 	// true false
+	// true
 }
 
 // Combine joins the sums of adjacent pieces, here RFC 1071 §3's example

@@ -14,24 +14,36 @@ import (
 // in bytes (for UDP, its Length field; for an RFC 2675 jumbogram, the real
 // length).
 //
-// The address family decides the layout:
+// The address family decides the layout. An IPv4-mapped IPv6 address
+// (::ffff:a.b.c.d, what a dual-stack socket reports for an IPv4 peer, and
+// what netip.AddrFromSlice makes of a net.IP from net.ParseIP) is taken
+// for the IPv4 address it maps, as netip.Addr.Unmap gives it: RFC 4291
+// §2.5.5.2 defines it "to represent the addresses of IPv4 nodes as IPv6
+// addresses", and under RFC 3493 §3.7 an AF_INET6 socket sends UDP
+// datagrams to IPv4 nodes, and receives theirs, with the peer's address in
+// this form: those datagrams travel over IPv4, so their pseudo-header and
+// their zero-checksum rule are IPv4's. A zone on a mapped address goes with
+// the mapping. After unmapping:
 //
 //   - src and dst both IPv4 (netip.Addr.Is4): the 12-byte IPv4 pseudo-header,
 //     whose length field has 16 bits; a length above 0xFFFF cannot be
-//     represented (no IPv4 datagram is that long), and ok is false.
-//   - src and dst both IPv6 (Is6, IPv4-mapped IPv6 addresses included, as
-//     they are written in an IPv6 header): the 40-byte IPv6 pseudo-header,
-//     with a 32-bit Upper-Layer Packet Length, so every length is valid.
-//     A zone (fe80::1%eth0) is not part of the address on the wire and is
-//     ignored.
-//   - anything else (a zero netip.Addr, or one IPv4 and one IPv6 address,
-//     even an IPv4-mapped one: use Unmap or netip.AddrFrom16(a.As16()) to
-//     make the families agree): there is no pseudo-header, and ok is false.
+//     represented (no IPv4 datagram is that long), and ok is false. This
+//     holds whether each address was given plain or mapped: 192.0.2.1 and
+//     ::ffff:192.0.2.2 are one family.
+//   - src and dst both IPv6 (Is6, not IPv4-mapped): the 40-byte IPv6
+//     pseudo-header, with a 32-bit Upper-Layer Packet Length, so every
+//     length is valid. A zone (fe80::1%eth0) is not part of the address on
+//     the wire and is ignored.
+//   - anything else (a zero netip.Addr, or one IPv4 address, plain or
+//     mapped, and one true IPv6 address): no datagram has such a pair of
+//     addresses, there is no pseudo-header, and ok is false.
 //
 // When ok is false, sum is 0. PseudoHeaderSum never panics. The result is
 // 0x0000 only when every field is zero (unspecified addresses, protocol 0,
 // length 0): the pseudo-header of TCP or UDP always sums to a nonzero value.
 func PseudoHeaderSum(src, dst netip.Addr, proto uint8, length uint32) (sum uint16, ok bool) {
+	// RFC 4291 §2.5.5.2: ::ffff:a.b.c.d is the IPv4 node a.b.c.d.
+	src, dst = src.Unmap(), dst.Unmap()
 	switch {
 	case src.Is4() && dst.Is4():
 		if length > 0xffff {

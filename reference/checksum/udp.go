@@ -106,7 +106,9 @@ func UpdateUDP6(checksum, old, new uint16) (uint16, bool) {
 }
 
 // VerifyUDP reports whether a received UDP datagram passes its checksum
-// check, with the rule of its IP version, which it takes from the addresses:
+// check, with the rule of its IP version, which it takes from the addresses
+// as PseudoHeaderSum does (an IPv4-mapped IPv6 address, such as a
+// dual-stack socket reports for an IPv4 peer, is IPv4: RFC 4291 §2.5.5.2):
 // src and dst are the datagram's source and destination addresses (for
 // IPv6 with a Routing header, the final destination, RFC 8200 §8.1) and
 // segment is the UDP header and data, exactly as long as the length that
@@ -115,17 +117,22 @@ func UpdateUDP6(checksum, old, new uint16) (uint16, bool) {
 // not read the Length field.
 //
 //   - A segment shorter than the 8-byte header, or addresses that have no
-//     pseudo-header (see PseudoHeaderSum: a zero netip.Addr, mixed families,
-//     or IPv4 with a segment longer than 0xFFFF bytes), fails.
-//   - A checksum field of 0x0000 passes over IPv4, where it means no
-//     checksum was computed (RFC 768; RFC 1122 §4.1.3.4 discards only a
-//     "non-zero and invalid" checksum), and fails over IPv6 (RFC 8200 §8.1),
-//     even if the data happens to sum so that it would check.
+//     pseudo-header (see PseudoHeaderSum: a zero netip.Addr, an IPv4
+//     address, plain or mapped, with a true IPv6 one, or IPv4 with a
+//     segment longer than 0xFFFF bytes), fails.
+//   - A checksum field of 0x0000 passes over IPv4, mapped addresses
+//     included, where it means no checksum was computed (RFC 768; RFC 1122
+//     §4.1.3.4 discards only a "non-zero and invalid" checksum), and fails
+//     over IPv6 (RFC 8200 §8.1), even if the data happens to sum so that it
+//     would check.
 //   - Any other field passes if the Sum of the pseudo-header and the
 //     segment, checksum field included, is 0xFFFF (RFC 1071 §1).
 //
 // VerifyUDP reads segment and nothing else, and never panics.
 func VerifyUDP(src, dst netip.Addr, segment []byte) bool {
+	// RFC 4291 §2.5.5.2: ::ffff:a.b.c.d is the IPv4 node a.b.c.d, and its
+	// datagrams are IPv4's (RFC 3493 §3.7).
+	src, dst = src.Unmap(), dst.Unmap()
 	if len(segment) < udpHeaderLen || uint64(len(segment)) > math.MaxUint32 {
 		return false
 	}

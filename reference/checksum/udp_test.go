@@ -9,6 +9,10 @@ import (
 // and Put, each computed by hand in its comment; the conformance suite in
 // equiv checks them too.
 
+// mapped is a's IPv4-mapped IPv6 form (::ffff:a.b.c.d), as a dual-stack
+// socket or netip.AddrFromSlice(net.ParseIP(…)) gives it.
+func mapped(a netip.Addr) netip.Addr { return netip.AddrFrom16(a.As16()) }
+
 var (
 	v4src = netip.MustParseAddr("192.168.0.1")
 	v4dst = netip.MustParseAddr("192.168.0.199")
@@ -39,9 +43,21 @@ func TestPseudoHeaderVectors(t *testing.T) {
 		// Every field zero: the only pseudo-header that sums to 0x0000.
 		{"IPv4 all zero", netip.IPv4Unspecified(), netip.IPv4Unspecified(), 0, 0, 0, true},
 		{"IPv6 all zero", netip.IPv6Unspecified(), netip.IPv6Unspecified(), 0, 0, 0, true},
-		// An IPv4-mapped address is IPv6: ::ffff:0.0.0.0 adds 0xffff twice.
-		{"IPv4-mapped unspecified", netip.AddrFrom16(netip.IPv4Unspecified().As16()), netip.AddrFrom16(netip.IPv4Unspecified().As16()), 0, 0, 0xffff, true},
-		{"mixed families", v4src, netip.AddrFrom16(v4dst.As16()), 17, 8, 0, false},
+		// RFC 4291 §2.5.5.2: an IPv4-mapped address is the IPv4 address it
+		// maps, so ::ffff:0.0.0.0 gives IPv4's all-zero pseudo-header, 0x0000
+		// (as IPv6 its two 0xffff words would make it 0xffff).
+		{"IPv4-mapped unspecified", mapped(netip.IPv4Unspecified()), mapped(netip.IPv4Unspecified()), 0, 0, 0, true},
+		// The IPv4 layout and sum of "IPv4 UDP, length 95", and its limit.
+		{"IPv4-mapped UDP, length 95", mapped(v4src), mapped(v4dst), 17, 95, 0x8289, true},
+		{"IPv4-mapped length 2^16", mapped(v4src), mapped(v4dst), 6, 1 << 16, 0, false},
+		// One plain, one mapped: one family. c0a8 + 0001 + c0a8 + 00c7 +
+		// 0011 + 0008 = 0x18232 → 0x8232.
+		{"IPv4 and IPv4-mapped", v4src, mapped(v4dst), 17, 8, 0x8232, true},
+		{"IPv4-mapped and IPv4", mapped(v4src), v4dst, 17, 8, 0x8232, true},
+		// A zone goes with the mapping (netip.Addr.Unmap).
+		{"IPv4-mapped with zone", mapped(v4src).WithZone("eth0"), v4dst, 17, 8, 0x8232, true},
+		{"mixed families", v4src, v6dst, 17, 8, 0, false},
+		{"IPv4-mapped and IPv6", mapped(v4src), v6dst, 17, 8, 0, false},
 		{"zero Addr", netip.Addr{}, v4dst, 17, 8, 0, false},
 		// A zone is not on the wire.
 		{"IPv6 with zone", v6src.WithZone("eth0"), v6dst, 17, 8, 0x5b8e, true},
@@ -73,6 +89,18 @@ func TestUDPVectors(t *testing.T) {
 	// zero field is discarded over IPv6.
 	if !VerifyUDP(v4src, v4dst, udpHi(0)) {
 		t.Errorf("VerifyUDP(IPv4, checksum 0) = false, want true")
+	}
+	// RFC 4291 §2.5.5.2, RFC 3493 §3.7: from a dual-stack socket the same
+	// IPv4 datagrams come with IPv4-mapped addresses, and follow IPv4's
+	// rules (RFC 1122 §4.1.3.4 discards only a non-zero invalid checksum).
+	for _, a := range [][2]netip.Addr{{mapped(v4src), mapped(v4dst)}, {v4src, mapped(v4dst)}, {mapped(v4src), v4dst}} {
+		if !VerifyUDP(a[0], a[1], udpHi(0)) || !VerifyUDP(a[0], a[1], udpHi(0x1123)) || VerifyUDP(a[0], a[1], udpHi(0x1124)) {
+			t.Errorf("VerifyUDP(%v → %v) with checksums 0, 0x1123, 0x1124 = %v, %v, %v, want true, true, false", a[0], a[1],
+				VerifyUDP(a[0], a[1], udpHi(0)), VerifyUDP(a[0], a[1], udpHi(0x1123)), VerifyUDP(a[0], a[1], udpHi(0x1124)))
+		}
+	}
+	if VerifyUDP(mapped(v4src), v6dst, udpHi(0)) || VerifyUDP(v6src, mapped(v4dst), udpHi(0x1123)) {
+		t.Errorf("VerifyUDP with an IPv4-mapped and an IPv6 address = true, want false (no pseudo-header)")
 	}
 	// Data a0 30 over IPv6: the pseudo-header (length 10) sums to 0x5b90,
 	// the header to 0x043f, the data to 0xa030: 0xffff in all, so the
