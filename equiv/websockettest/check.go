@@ -32,6 +32,13 @@ func newChecker(impl Impl, cfg *equiv.Config) *checker {
 	return &checker{impl: impl, cfg: cfg}
 }
 
+// release gives the checker's buffers back (equiv.Buffer.Release).
+func (c *checker) release() {
+	c.src.Release()
+	c.dst.Release()
+	c.refBuf.Release()
+}
+
 // outcome is what one call of Mask or MaskCopy did: the masked octets and
 // the returned position, or the panic; and what else it did wrong.
 type outcome struct {
@@ -92,6 +99,12 @@ func refMaskCopy(payload []byte, key [4]byte, pos int, inPlace bool) outcome {
 		dst = make([]byte, len(src))
 	}
 	return maskCopy(ref.MaskCopy, dst, src, key, pos)
+}
+
+// refMaskCopyInto is the reference's outcome of MaskCopy from a copy of
+// payload into a fresh destination of dstLen octets.
+func refMaskCopyInto(payload []byte, key [4]byte, pos, dstLen int) outcome {
+	return maskCopy(ref.MaskCopy, make([]byte, dstLen), bytes.Clone(payload), key, pos)
 }
 
 // agree reports whether the implementation's outcome got agrees with the
@@ -199,8 +212,8 @@ func (c *checker) checkInput(payload []byte, k uint32, pos int, planBytes []byte
 	}
 	a := bufArena{&c.src, p.align}
 	for _, s := range []streamCase{
-		{fn: "MaskReader", payload: payload, key: key, cuts: p.chunks, kind: p.source, at: p.at, warm: p.warm, warmSame: p.warmSame, align: p.align},
-		{fn: "MaskWriter", payload: payload, key: key, cuts: p.chunks, kind: p.sink, at: p.at, warm: p.warm, warmSame: p.warmSame, align: p.align},
+		{fn: "MaskReader", payload: payload, key: key, cuts: p.chunks, kind: p.source, at: p.at, warm: p.warm, warmSame: p.warmSame, warmHere: p.warmHere, align: p.align},
+		{fn: "MaskWriter", payload: payload, key: key, cuts: p.chunks, kind: p.sink, at: p.at, warm: p.warm, warmSame: p.warmSame, warmHere: p.warmHere, align: p.align},
 	} {
 		ce, ok := c.checkStream(s, a)
 		if ok {
@@ -222,7 +235,7 @@ func (c *checker) checkCopyShape(payload []byte, key [4]byte, pos int, p plan) (
 		return nil, false
 	case p.overlaps:
 		return c.checkOverlap(payload, key, pos, p.overlap, p.dstSlack)
-	case p.dstSlack > 0:
+	case p.dstSlack != 0:
 		return minimized(payload, func(d []byte) (*equiv.Counterexample, bool) {
 			return c.maskCopyApart(d, key, pos, p.align, p.dstAlign, p.dstSlack)
 		})
@@ -273,23 +286,28 @@ func (c *checker) checkMaskCopy(payload []byte, key [4]byte, pos, align, dstAlig
 	return ce, apart || inPlace
 }
 
-// maskCopyApart compares MaskCopy from the payload at align into a
-// separate dst at dstAlign, slack octets longer than src (filled with
-// markers that must stay).
+// maskCopyApart compares MaskCopy from the payload at align (read-only)
+// into a separate dst at dstAlign, slack octets longer than src (filled
+// with markers that must stay), or -slack octets too short (a panic).
 func (c *checker) maskCopyApart(payload []byte, key [4]byte, pos, align, dstAlign, slack int) (*equiv.Counterexample, bool) {
-	src := c.src.Place(payload, align)
+	if len(payload)+slack < 0 {
+		return nil, false
+	}
+	src := c.src.Input(payload, align)
 	dst := c.dst.Slot(len(payload)+slack, dstAlign)
-	markers(dst[len(payload):], 11)
+	if slack > 0 {
+		markers(dst[len(payload):], 11)
+	}
 	if equiv.Excluded(c.cfg, Input{Func: "MaskCopy", Payload: src, Dst: dst, Key: key, Pos: pos}) {
 		return nil, false
 	}
 	c.size(len(payload))
-	want := refMaskCopy(payload, key, pos, false)
+	want := refMaskCopyInto(payload, key, pos, len(dst))
 	got := maskCopy(c.impl.MaskCopy, dst, src, key, pos)
 	switch {
 	case !bytes.Equal(src, payload):
 		got.wrong = "modified src"
-	case !c.src.Intact() || !c.dst.Intact() || !sameTail(dst, len(payload)):
+	case !c.src.Intact() || !c.dst.Intact() || (slack > 0 && !sameTail(dst, len(payload))):
 		got.wrong = "wrote outside dst[:len(src)]"
 	}
 	if c.agree(got, want) {

@@ -274,8 +274,10 @@ var overlapLens = []int{1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65,
 
 // overlaps checks MaskCopy with dst and src in one array at distances
 // -(n+2)..n+2 of their starts (dst before or after src; every one near
-// the ends of the range, see overlapDistance), dst as long as src or, where
-// that is no inexact overlap, 5 octets longer: an inexact overlap must panic as the
+// the ends of the range, see overlapDistance), dst as long as src, one
+// octet shorter (two preconditions broken at once where they overlap: the
+// reference's panic, for the short dst, must win) or, where that is no
+// inexact overlap, 5 octets longer: an inexact overlap must panic as the
 // reference does, an exact one (distance 0, in place with a longer dst)
 // or none must mask, leaving the rest of the array alone.
 func (c *checker) overlaps(r *equiv.Run) error {
@@ -290,7 +292,7 @@ func (c *checker) overlaps(r *equiv.Run) error {
 			if !overlapDistance(n, d) {
 				continue
 			}
-			slacks := []int{0}
+			slacks := []int{0, -1} // a dst one short: that panic first, whatever the overlap
 			if d == 0 || max(d, -d) >= n {
 				slacks = append(slacks, 5) // no panic: the slack must stay
 			}
@@ -347,6 +349,9 @@ func overlapArena(buf *equiv.Buffer, payload []byte, dist, dstLen int) (all, dst
 // octets longer: the panic, or the whole array and the position.
 func (c *checker) checkOverlap(payload []byte, key [4]byte, pos, dist, slack int) (*equiv.Counterexample, bool) {
 	return minimized(payload, func(p []byte) (*equiv.Counterexample, bool) {
+		if len(p)+slack < 0 {
+			return nil, false
+		}
 		all, dst, src := overlapArena(&c.dst, p, dist, len(p)+slack)
 		if equiv.Excluded(c.cfg, Input{Func: "MaskCopy", Payload: src, Dst: dst, Key: key, Pos: pos}) {
 			return nil, false

@@ -16,7 +16,9 @@ func fuzzTarget(impl Impl) equiv.FuzzTarget {
 		Args:   []string{"[]byte", "uint32", "int", "[]byte"},
 		Corpus: "websocket",
 		Check: func(c *equiv.Config, v []any) (*equiv.Counterexample, int) {
-			return newChecker(impl, c).checkInput(v[0].([]byte), v[1].(uint32), v[2].(int), v[3].([]byte))
+			ch := newChecker(impl, c)
+			defer ch.release()
+			return ch.checkInput(v[0].([]byte), v[1].(uint32), v[2].(int), v[3].([]byte))
 		},
 	}
 }
@@ -43,7 +45,9 @@ func CheckInput(impl Impl, payload []byte, key uint32, pos int, plan []byte, opt
 	if err := implError(impl); err != nil {
 		return err
 	}
-	ce, _ := newChecker(impl, equiv.NewConfig(opts...)).checkInput(payload, key, pos, plan)
+	ch := newChecker(impl, equiv.NewConfig(opts...))
+	defer ch.release()
+	ce, _ := ch.checkInput(payload, key, pos, plan)
 	if ce == nil {
 		return nil
 	}

@@ -18,11 +18,13 @@ type plan struct {
 	at           int  // the stream offset where they act
 	warm         int  // octets read or written before a Reset, 0..maxWarm
 	warmSame     bool // the warm-up's key is the key (else its complement)
+	warmHere     bool // the warm-up goes through the case's own reader or writer
 	// MaskCopy's shapes beyond a dst as long as src and apart from it,
 	// appended after the streamers' fields (a plan without them means a
-	// dst of src's length, apart): dstSlack octets more in dst (0..255),
-	// and, if overlaps, dst starting overlap octets after src (before it
-	// if negative) in one array, as overlaps in exhaustive lays them out.
+	// dst of src's length, apart): dstSlack octets more in dst (-255..255:
+	// a negative one is a dst too short, which must panic), and, if
+	// overlaps, dst starting overlap octets after src (before it if
+	// negative) in one array, as overlaps in exhaustive lays them out.
 	dstSlack int
 	overlap  int
 	overlaps bool
@@ -73,8 +75,8 @@ func decodePlan(b []byte, n int) plan {
 // optional (what is missing keeps its zero value): a byte (the reader's
 // kind, its low nibble mod numSources, and the writer's, its high nibble
 // mod numSinks), a uint16 (the offset where they act, mod n+1) and a byte
-// (the warm-up's length, mod 8, and in bit 3 whether it uses the same
-// key).
+// (the warm-up's length, mod 8, in bit 3 whether it uses the same key,
+// and in bit 4 whether it goes through the case's own reader or writer).
 func decodeStream(c *fuzzheaders.ConsumeFuzzer, p *plan, n int) {
 	kinds, err := c.GetByte()
 	if err != nil {
@@ -90,13 +92,14 @@ func decodeStream(c *fuzzheaders.ConsumeFuzzer, p *plan, n int) {
 	if err != nil {
 		return
 	}
-	p.warm, p.warmSame = min(int(w%(maxWarm+1)), n), w&8 != 0
+	p.warm, p.warmSame, p.warmHere = min(int(w%(maxWarm+1)), n), w&8 != 0, w&16 != 0
 	decodeCopyShape(c, p)
 }
 
 // decodeCopyShape reads MaskCopy's shape that follows the streamers'
 // fields, each optional: a byte (dst's slack), a byte (bit 0: dst
-// overlaps src) and a uint16 (the distance from src to dst, as an int16).
+// overlaps src; bit 1: the slack is a shortfall, dst shorter than src)
+// and a uint16 (the distance from src to dst, as an int16).
 func decodeCopyShape(c *fuzzheaders.ConsumeFuzzer, p *plan) {
 	slack, err := c.GetByte()
 	if err != nil {
@@ -106,6 +109,9 @@ func decodeCopyShape(c *fuzzheaders.ConsumeFuzzer, p *plan) {
 	flags, err := c.GetByte()
 	if err != nil {
 		return
+	}
+	if flags&2 != 0 {
+		p.dstSlack = -p.dstSlack
 	}
 	dist, err := c.GetUint16()
 	if err != nil {
@@ -119,7 +125,7 @@ func decodeCopyShape(c *fuzzheaders.ConsumeFuzzer, p *plan) {
 // at most maxWarm octets.
 func (p plan) encodable() bool {
 	return len(p.chunks) <= maxChunks && (len(p.chunks) == 0 || slices.Max(p.chunks) <= 0xffff) &&
-		p.at <= 0xffff && p.warm <= maxWarm && p.dstSlack <= 0xff && p.overlap == int(int16(p.overlap))
+		p.at <= 0xffff && p.warm <= maxWarm && max(p.dstSlack, -p.dstSlack) <= 0xff && p.overlap == int(int16(p.overlap))
 }
 
 // encodePlan is the inverse of decodePlan for an encodable plan. It writes
@@ -131,12 +137,15 @@ func encodePlan(p plan) []byte {
 		b = appendUint16(b, c)
 	}
 	copyShape := p.dstSlack != 0 || p.overlaps
-	if p.source == 0 && p.sink == 0 && p.at == 0 && p.warm == 0 && !p.warmSame && !copyShape {
+	if p.source == 0 && p.sink == 0 && p.at == 0 && p.warm == 0 && !p.warmSame && !p.warmHere && !copyShape {
 		return b
 	}
 	w := byte(p.warm)
 	if p.warmSame {
 		w |= 8
+	}
+	if p.warmHere {
+		w |= 16
 	}
 	b = append(b, byte(p.source|p.sink<<4))
 	b = append(appendUint16(b, p.at), w)
@@ -147,7 +156,11 @@ func encodePlan(p plan) []byte {
 	if p.overlaps {
 		flags = 1
 	}
-	return appendUint16(append(b, byte(p.dstSlack), flags), int(uint16(int16(p.overlap))))
+	slack := p.dstSlack
+	if slack < 0 {
+		flags, slack = flags|2, -slack
+	}
+	return appendUint16(append(b, byte(slack), flags), int(uint16(int16(p.overlap))))
 }
 
 // appendUint16 appends v as go-fuzz-headers' GetUint16 reads it: two

@@ -10,6 +10,7 @@ import (
 	"testing/iotest"
 
 	"github.com/equivcheck/equivcheck/equiv"
+	ref "github.com/equivcheck/equivcheck/reference/websocket"
 )
 
 // MaskReader is a streaming unmasker as an implementation offers it: an
@@ -53,6 +54,11 @@ const (
 	srcZero            // 0, nil once, from the first Read at or past the offset
 	srcNegative        // -1, nil once, likewise
 	srcTooMany         // fills p and returns len(p)+1, nil once, likewise
+	// srcNested reads the wire through another MaskReader of the same
+	// implementation (over the wire masked again with nestKey), so that
+	// each Read of the streamer under test runs inside another's call;
+	// like the first five, it acts alone.
+	srcNested
 	numSources
 )
 
@@ -67,7 +73,23 @@ const (
 	sinkShort           // likewise, with a nil error: a short write io.Writer forbids
 	sinkNegative        // -1, nil from the first call of the first Write starting at or past the offset
 	sinkTooMany         // len(b)+1, nil, likewise, taking nothing
+	// sinkNested takes everything, and first writes each call's octets
+	// through another MaskWriter of the same implementation (into a
+	// buffer of its own, with nestKey), so that the streamer under test
+	// is called again from inside its own Write; a streamer that masks
+	// into package-level scratch sees its octets change under it.
+	sinkNested
 	numSinks
+)
+
+// nestKey is the key of the nested streamers.
+var nestKey = [4]byte{0x3c, 0xa5, 0x0f, 0x96}
+
+// plainSources and plainSinks are the kinds that act alone: the ones
+// streamed in every split.
+var (
+	plainSources = []int{srcPlain, srcOneByte, srcHalf, srcDataErr, srcTimeout, srcNested}
+	plainSinks   = []int{sinkAll, sinkNested}
 )
 
 // sourceName names a reader kind acting at offset at, for messages and
@@ -75,8 +97,8 @@ const (
 func sourceName(kind, at int) string {
 	names := [...]string{"bytes.Reader", "iotest.OneByteReader", "iotest.HalfReader",
 		"iotest.DataErrReader", "iotest.TimeoutReader", "fails at %d", "0, nil at %d",
-		"count -1 at %d", "count len(p)+1 at %d"}
-	if kind < srcFails {
+		"count -1 at %d", "count len(p)+1 at %d", "a MaskReader of its own"}
+	if kind < srcFails || kind == srcNested {
 		return names[kind]
 	}
 	return fmt.Sprintf(names[kind], at)
@@ -85,8 +107,8 @@ func sourceName(kind, at int) string {
 // sinkName names a writer kind acting at offset at.
 func sinkName(kind, at int) string {
 	names := [...]string{"takes all", "fails at %d", "EAGAIN once at %d", "short count once at %d",
-		"count -1 at %d", "count len(b)+1 at %d"}
-	if kind == sinkAll {
+		"count -1 at %d", "count len(b)+1 at %d", "takes all, writing it through a MaskWriter of its own first"}
+	if kind == sinkAll || kind == sinkNested {
 		return names[kind]
 	}
 	return fmt.Sprintf(names[kind], at)
@@ -100,12 +122,17 @@ func breaksCountContract(underlying string) bool {
 	return strings.HasPrefix(underlying, "count ") || strings.HasPrefix(underlying, "short count ")
 }
 
-// newSource returns a reader of kind over wire.
-func newSource(kind, at int, wire []byte) io.Reader {
+// newSource returns a reader of kind over wire; a nested one reads it
+// through impl's MaskReader.
+func newSource(kind, at int, wire []byte, impl Impl) io.Reader {
 	r := bytes.NewReader(wire)
 	switch kind {
 	case srcPlain:
 		return r
+	case srcNested:
+		twice := bytes.Clone(wire)
+		ref.Mask(twice, nestKey, 0)
+		return impl.NewMaskReader(bytes.NewReader(twice), nestKey)
 	case srcOneByte:
 		return iotest.OneByteReader(r)
 	case srcHalf:
@@ -170,7 +197,8 @@ func (f *faultyReader) Read(p []byte) (int, error) {
 // sink is the writer under a MaskWriter: it keeps what it takes, and
 // checks at every call that the caller's buffer of the Write under way is
 // untouched (io.Writer: "Write must not modify the slice data, even
-// temporarily").
+// temporarily"). A nested sink first writes what it is given through
+// nest, a MaskWriter of the implementation's own.
 type sink struct {
 	kind, at int
 	got      []byte // the octets taken
@@ -178,12 +206,26 @@ type sink struct {
 	fresh    bool   // no call yet in the Write under way (set by the caller)
 	caller   []byte // the Write under way's p, and what it holds
 	orig     []byte
-	wrong    string // the first breach seen
+	wrong    string     // the first breach seen
+	nest     MaskWriter // for sinkNested
+}
+
+// newSink returns the writer of kind acting at at, over impl's
+// streamers for a nested one.
+func newSink(kind, at int, impl Impl) *sink {
+	s := &sink{kind: kind, at: at}
+	if kind == sinkNested {
+		s.nest = impl.NewMaskWriter(io.Discard, nestKey)
+	}
+	return s
 }
 
 func (s *sink) Write(b []byte) (int, error) {
 	if s.wrong == "" && !bytes.Equal(s.caller, s.orig) {
 		s.wrong = "modified p during Write"
+	}
+	if s.nest != nil {
+		s.nest.Write(bytes.Clone(b))
 	}
 	fresh := s.fresh
 	s.fresh = false
@@ -230,7 +272,12 @@ type streamCase struct {
 	at       int   // 0..len(payload)
 	warm     int   // 0..len(payload)
 	warmSame bool  // the warm-up's key is key (else ^key)
-	align    int   // each call's p starts align octets past a 64-byte boundary
+	// warmHere makes the warm-up go through the case's own underlying
+	// reader or writer (its wire: the warm-up's octets, then the
+	// payload's), which Reset is then handed again: a streamer must
+	// start over when Reset with the reader or writer it already has.
+	warmHere bool
+	align    int // each call's p starts align octets past a 64-byte boundary
 }
 
 // warmKey is the key of the warm-up payload.
@@ -267,13 +314,16 @@ func (s streamCase) args() string {
 	a := fmt.Sprintf("key=%x over %q calls ending at %v", s.key, s.underlying(), append(slices.Clone(s.cuts), len(s.payload)))
 	if s.warm > 0 {
 		a += fmt.Sprintf(", after %d octets under key %x and Reset", s.warm, s.warmKey())
+		if s.warmHere {
+			a += " to the same underlying stream"
+		}
 	}
 	return a + fmt.Sprintf(" align=%d", s.align)
 }
 
 // plan is the FuzzMask plan that replays the case.
 func (s streamCase) plan() plan {
-	p := plan{align: s.align, chunks: s.cuts, at: s.at, warm: s.warm, warmSame: s.warmSame}
+	p := plan{align: s.align, chunks: s.cuts, at: s.at, warm: s.warm, warmSame: s.warmSame, warmHere: s.warmHere}
 	if s.fn == "MaskReader" {
 		p.source = s.kind
 	} else {
@@ -298,7 +348,7 @@ func everyN(n, length int) []int {
 // arena places the p of each call of a streamed case.
 type arena interface {
 	slot(n int) []byte        // n octets for a Read
-	place(data []byte) []byte // a copy of data for a Write
+	place(data []byte) []byte // a copy of data for a Write, read-only where the system allows
 	intact() bool             // whether nothing was written outside the last p
 }
 
@@ -309,7 +359,7 @@ type bufArena struct {
 }
 
 func (a bufArena) slot(n int) []byte        { return a.buf.Slot(n, a.align) }
-func (a bufArena) place(data []byte) []byte { return a.buf.Place(data, a.align) }
+func (a bufArena) place(data []byte) []byte { return a.buf.Input(data, a.align) }
 func (a bufArena) intact() bool             { return a.buf.Intact() }
 
 // edgeArena places p flush against an unmapped page: an access outside it

@@ -104,7 +104,7 @@ func (m *machine) start(s streamCase, isNew bool) {
 	}
 	m.both(func(x *stream) {
 		if m.fn == "MaskReader" {
-			src := newSource(s.kind, s.at, s.payload)
+			src := newSource(s.kind, s.at, s.payload, x.impl)
 			if isNew {
 				x.r = x.impl.NewMaskReader(src, s.key)
 			} else {
@@ -112,7 +112,7 @@ func (m *machine) start(s streamCase, isNew bool) {
 			}
 			return
 		}
-		x.sk = &sink{kind: s.kind, at: s.at}
+		x.sk = newSink(s.kind, s.at, x.impl)
 		if isNew {
 			x.w = x.impl.NewMaskWriter(x.sk, s.key)
 		} else {

@@ -1,6 +1,7 @@
 package websockettest_test
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"slices"
@@ -251,8 +252,9 @@ func TestStreamCounterexample(t *testing.T) {
 		t.Fatalf("got %v, want one counterexample", err)
 	}
 	ce := ces[0]
-	// Two zero octets, in two Reads however made, show it.
-	if len(ce.Input) != 2 || ce.Input[0] != 0 || ce.Input[1] != 0 || !strings.Contains(ce.Got, "call 2 Read") {
+	// Two zero octets, in two Reads however made, show it; or one, after
+	// a warm-up, through a nested MaskReader of the same implementation.
+	if len(ce.Input) > 2 || !bytes.Equal(ce.Input, make([]byte, len(ce.Input))) || !strings.Contains(ce.Got, "call 2 Read") {
 		t.Errorf("not minimized: %v", ce)
 	}
 	if ce.FuzzTarget != "FuzzMask" || len(ce.FuzzArgs) != 4 {

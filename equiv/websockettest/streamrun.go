@@ -93,13 +93,18 @@ func (x *stream) goesOn(err error) bool {
 // until the stream is over or len(payload)+8 more Reads were made (enough
 // for one octet per Read, a timeout and the end).
 func (x *stream) readCase(s streamCase) {
-	src := newSource(s.kind, s.at, s.payload)
-	if s.warm > 0 {
-		x.r = x.impl.NewMaskReader(bytes.NewReader(s.payload[:s.warm]), s.warmKey())
+	switch {
+	case s.warm > 0 && s.warmHere:
+		src := newSource(s.kind, s.at+s.warm, append(bytes.Clone(s.payload[:s.warm]), s.payload...), x.impl)
+		x.r = x.impl.NewMaskReader(src, s.warmKey())
 		x.read(s.warm)
 		x.r.Reset(src, s.key)
-	} else {
-		x.r = x.impl.NewMaskReader(src, s.key)
+	case s.warm > 0:
+		x.r = x.impl.NewMaskReader(bytes.NewReader(s.payload[:s.warm]), s.warmKey())
+		x.read(s.warm)
+		x.r.Reset(newSource(s.kind, s.at, s.payload, x.impl), s.key)
+	default:
+		x.r = x.impl.NewMaskReader(newSource(s.kind, s.at, s.payload, x.impl), s.key)
 	}
 	ends, prev := s.callEnds(), 0
 	for i := range len(ends) + len(s.payload) + 8 {
@@ -137,9 +142,12 @@ func (x *stream) read(size int) bool {
 // writeCase writes s's payload in Writes of the lengths its calls give,
 // each retried with what is left after an error the stream survives.
 func (x *stream) writeCase(s streamCase) {
-	x.sk = &sink{kind: s.kind, at: s.at}
+	x.sk = newSink(s.kind, s.at, x.impl)
 	if s.warm > 0 {
 		warm := &sink{}
+		if s.warmHere {
+			warm, x.sk.at = x.sk, s.at+s.warm
+		}
 		x.w = x.impl.NewMaskWriter(warm, s.warmKey())
 		x.write(warm, x.a.place(s.payload[:s.warm]), s.payload[:s.warm])
 		x.w.Reset(x.sk, s.key)

@@ -106,10 +106,10 @@ func splits(n int) int { return 1 << max(n-1, 0) }
 // MaskReader, plain through a MaskWriter.
 func faultCases(wire, plain []byte, key [4]byte, cuts []int, at int) []streamCase {
 	var out []streamCase
-	for kind := srcFails; kind < numSources; kind++ {
+	for kind := srcFails; kind < srcNested; kind++ {
 		out = append(out, streamCase{fn: "MaskReader", payload: wire, key: key, cuts: cuts, kind: kind, at: at})
 	}
-	for kind := sinkFails; kind < numSinks; kind++ {
+	for kind := sinkFails; kind < sinkNested; kind++ {
 		out = append(out, streamCase{fn: "MaskWriter", payload: plain, key: key, cuts: cuts, kind: kind, at: at})
 	}
 	return out
@@ -117,26 +117,30 @@ func faultCases(wire, plain []byte, key [4]byte, cuts []int, at int) []streamCas
 
 // streamSplits streams every payload of 0..10 octets (12 at Standard, 14
 // at Deep) in every split into non-empty calls, read over each of
-// testing/iotest's readers and written to a writer that takes all, each
-// fresh and after a warm-up of 3 octets under the complement key and a
-// Reset.
+// testing/iotest's readers and a nested MaskReader and written to a
+// writer that takes all and to a nested one, each fresh, after a warm-up
+// of 3 octets under the complement key and a Reset to another reader or
+// writer, and after one through the same reader or writer and a Reset to
+// it.
 func (c *checker) streamSplits(r *equiv.Run) error {
 	count := tally(r)
 	data := make([]byte, 14)
 	for n := 0; n <= equiv.Pick(r, 10, 12, 14); n++ {
 		markers(data[:n], n)
 		for split := range splits(n) {
-			for _, warm := range warmUps(n) {
-				s := streamCase{payload: data[:n], key: keys[0], cuts: splitCuts(n, split), warm: warm, align: split & 63}
-				for kind := srcPlain; kind < srcFails; kind++ {
+			for _, w := range warmUps(n) {
+				s := streamCase{payload: data[:n], key: keys[0], cuts: splitCuts(n, split), warm: w.n, warmHere: w.here, align: split & 63}
+				for _, kind := range plainSources {
 					s.fn, s.kind = "MaskReader", kind
 					if err := count(c.checkStream(s, bufArena{&c.src, s.align})); err != nil {
 						return err
 					}
 				}
-				s.fn, s.kind = "MaskWriter", sinkAll
-				if err := count(c.checkStream(s, bufArena{&c.src, s.align})); err != nil {
-					return err
+				for _, kind := range plainSinks {
+					s.fn, s.kind = "MaskWriter", kind
+					if err := count(c.checkStream(s, bufArena{&c.src, s.align})); err != nil {
+						return err
+					}
 				}
 			}
 		}
@@ -144,13 +148,21 @@ func (c *checker) streamSplits(r *equiv.Run) error {
 	return nil
 }
 
+// warmUp is one warm-up of streamSplits: its length, and whether it goes
+// through the case's own reader or writer.
+type warmUp struct {
+	n    int
+	here bool
+}
+
 // warmUps are the warm-ups of streamSplits for n octets: none, and 3
-// octets (n if shorter).
-func warmUps(n int) []int {
+// octets (n if shorter) through another reader or writer and through the
+// case's own.
+func warmUps(n int) []warmUp {
 	if n == 0 {
-		return []int{0}
+		return []warmUp{{}}
 	}
-	return []int{0, min(3, n)}
+	return []warmUp{{}, {min(3, n), false}, {min(3, n), true}}
 }
 
 // streamFaults streams every payload of 0..8 octets (9 at Standard, 10 at
@@ -189,6 +201,7 @@ func (c *checker) streamLong(r *equiv.Run) error {
 			markers(data[:l], l)
 			odd := []int{l/3 | 1}
 			for _, s := range []streamCase{
+				{fn: "MaskReader"},
 				{fn: "MaskReader", cuts: odd},
 				{fn: "MaskReader", kind: srcHalf},
 				{fn: "MaskWriter"},
@@ -217,7 +230,8 @@ func (c *checker) streamRandom(r *equiv.Run) error {
 			b[i] = byte(rng.Uint32())
 		}
 		s := streamCase{fn: "MaskReader", payload: b, key: keyBytes(rng.Uint32()), kind: rng.IntN(numSources),
-			at: rng.IntN(len(b) + 1), warm: min(rng.IntN(maxWarm+1), len(b)), warmSame: rng.IntN(2) == 0, align: rng.IntN(64)}
+			at: rng.IntN(len(b) + 1), warm: min(rng.IntN(maxWarm+1), len(b)), warmSame: rng.IntN(2) == 0, align: rng.IntN(64),
+			warmHere: rng.IntN(2) == 0}
 		if rng.IntN(2) == 0 {
 			s.fn, s.kind = "MaskWriter", rng.IntN(numSinks)
 		}

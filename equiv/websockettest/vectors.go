@@ -3,6 +3,7 @@ package websockettest
 import (
 	"bytes"
 	"fmt"
+	"testing/iotest"
 
 	"github.com/equivcheck/equivcheck/equiv"
 	ref "github.com/equivcheck/equivcheck/reference/websocket"
@@ -37,7 +38,10 @@ func (c *checker) vectors(r *equiv.Run) error {
 	if err := c.maskCopyPanics(r); err != nil {
 		return err
 	}
-	return c.streamVectors(r)
+	if err := c.streamVectors(r); err != nil {
+		return err
+	}
+	return c.readerContract(r)
 }
 
 // vector checks Mask(in, rfcKey, 0) = want, next 1, after checking that the
@@ -111,6 +115,9 @@ var overlapCases = []struct {
 	dst, src [2]int
 }{
 	{"short dst", [2]int{0, 3}, [2]int{8, 12}},
+	// Both preconditions broken: the reference checks the length first.
+	{"short dst, one behind src", [2]int{0, 15}, [2]int{1, 17}},
+	{"short dst, one ahead of src", [2]int{2, 17}, [2]int{1, 17}},
 	{"empty dst", [2]int{0, 0}, [2]int{8, 9}},
 	{"dst one behind src", [2]int{0, 16}, [2]int{1, 17}},
 	{"dst one ahead of src", [2]int{1, 17}, [2]int{0, 16}},
@@ -150,4 +157,49 @@ func panicString(p *equiv.Panic) string {
 		return "no panic"
 	}
 	return fmt.Sprintf("panic(%v)", p.Value)
+}
+
+// readerContractLens are the payload lengths readerContract reads.
+var readerContractLens = []int{0, 1, 5, 64, 1000}
+
+// readerContract runs testing/iotest.TestReader, which checks io.Reader's
+// contract the way the standard library checks its own readers (reads of
+// every size, the end of the stream, and ReadAt and Seek if the reader
+// has them), on a MaskReader over the masked RFC key payload of each of
+// readerContractLens: the reference's first (the oracle must pass), then
+// the implementation's.
+func (c *checker) readerContract(r *equiv.Run) error {
+	if c.impl.NewMaskReader == nil {
+		return nil
+	}
+	for _, n := range readerContractLens {
+		plain := make([]byte, n)
+		markers(plain, n)
+		wire := bytes.Clone(plain)
+		ref.Mask(wire, rfcKey, 0)
+		if err := iotest.TestReader(ref.NewMaskReader(bytes.NewReader(wire), rfcKey), plain); err != nil {
+			return r.Errorf("reference MaskReader fails testing/iotest.TestReader on %d octets: %v: the oracle is wrong", n, err)
+		}
+		in := Input{Func: "MaskReader", Payload: wire, Key: rfcKey, Underlying: "bytes.Reader (iotest.TestReader)"}
+		if equiv.Excluded(c.cfg, in) {
+			continue
+		}
+		var err error
+		p := equiv.Catch(func() { err = iotest.TestReader(c.impl.NewMaskReader(bytes.NewReader(wire), rfcKey), plain) })
+		if p != nil || err != nil {
+			return r.Fail(&equiv.Counterexample{Func: "MaskReader", Input: wire, Args: fmt.Sprintf("key=%x under testing/iotest.TestReader", rfcKey),
+				Got: fmt.Sprint(orPanic(err, p)), Want: "io.Reader's contract kept", Stack: equiv.StackOf(p), FuzzTarget: "FuzzMask",
+				FuzzArgs: []any{bytes.Clone(wire), keyWord(rfcKey), 0, encodePlan(plan{})}})
+		}
+		r.Count(1)
+	}
+	return nil
+}
+
+// orPanic is err, or the panic p if there was one.
+func orPanic(err error, p *equiv.Panic) any {
+	if p != nil {
+		return fmt.Sprintf("panic(%v)", p.Value)
+	}
+	return err
 }

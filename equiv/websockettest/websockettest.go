@@ -20,6 +20,7 @@
 package websockettest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -89,6 +90,7 @@ func NewSuite(impl Impl) equiv.Suite {
 		return equiv.Method{Name: name, Func: func(r *equiv.Run) error {
 			c := newChecker(impl, r.Config())
 			c.run = r
+			defer c.release()
 			defer c.flush()
 			return m(c, r)
 		}}
@@ -107,9 +109,23 @@ func NewSuite(impl Impl) equiv.Suite {
 			guard,
 			method(equiv.MethodProperties, (*checker).properties),
 		},
-		Targets: []equiv.FuzzTarget{fuzzTarget(impl)},
-		Corpus:  corpus.FS,
+		Targets:  []equiv.FuzzTarget{fuzzTarget(impl)},
+		Corpus:   corpus.FS,
+		Describe: describe,
 	}
+}
+
+// describe renders an Input for the report of a call that did not return.
+func describe(in any) *equiv.Counterexample {
+	i, ok := in.(Input)
+	if !ok {
+		return nil
+	}
+	args := fmt.Sprintf("key=%x pos=%d", i.Key, i.Pos)
+	if i.Underlying != "" {
+		args = fmt.Sprintf("key=%x over %q calls ending at %v", i.Key, i.Underlying, i.Splits)
+	}
+	return &equiv.Counterexample{Func: i.Func, Input: bytes.Clone(i.Payload), Args: args, FuzzTarget: "FuzzMask"}
 }
 
 // uncheckedFuncs lists the optional functions impl lacks, for
