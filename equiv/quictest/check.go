@@ -14,10 +14,11 @@ import (
 // Every method run and every fuzz input builds its own, so that a Suite
 // can be checked from several goroutines at once.
 type checker struct {
-	impl Impl
-	cfg  *equiv.Config
-	buf  []byte     // scratch: where the implementation's copy of an input goes
-	run  *equiv.Run // the method's run, which records input sizes; nil for a fuzz input
+	impl   Impl
+	cfg    *equiv.Config
+	buf    equiv.Buffer // where the implementation's copy of an input goes
+	refBuf equiv.Buffer // and the reference's, laid out alike
+	run    *equiv.Run   // the method's run, which records input sizes; nil for a fuzz input
 	// stop is the one stop packetsAt tries while a counterexample found
 	// there is minimized (-1: every stop), and failedStop where the last
 	// disagreement packetsAt found was.
@@ -28,15 +29,35 @@ func newChecker(impl Impl, cfg *equiv.Config) *checker {
 	return &checker{impl: impl, cfg: cfg, stop: -1}
 }
 
-// place copies data into the scratch buffer and returns the copy, with
-// capacity equal to length.
-func (c *checker) place(data []byte) []byte {
-	if cap(c.buf) < len(data) {
-		c.buf = make([]byte, max(len(data), 2048))
-	}
-	b := c.buf[:len(data):len(data)]
-	copy(b, data)
-	return b
+// place copies data to where the implementation reads it, on read-only
+// pages where the system allows (equiv.Buffer.Input), laid out as
+// equiv.LayoutOf(len(data), placeAlign(len(data))) says: spare capacity
+// holding canaries, or nil when empty. The reference's copy is laid out
+// alike, so that the capacities of the slices a Header returns compare as
+// they are.
+func (c *checker) place(data []byte) (ref, impl []byte, where string) {
+	a := placeAlign(len(data))
+	return c.refBuf.Input(data, a), c.buf.Input(data, a), placedAs(len(data))
+}
+
+// placer copies an input to where the reference and the implementation
+// read it, and says where for a counterexample ("" if the caller says
+// it): checker.place, or flush against a guard page (guardSides).
+type placer func(data []byte) (ref, impl []byte, where string)
+
+// placeAlign is the alignment of an input of n bytes: a function of n
+// alone, so that FuzzQUICHeader's replay of a datagram lays it out alike,
+// which over eight lengths in a row takes every spare capacity of the
+// layout schedule, and over 512 every alignment.
+func placeAlign(n int) int { return n >> 3 & 63 }
+
+// placedAs describes where an input of n bytes lay, for a counterexample.
+func placedAs(n int) string { return equiv.LayoutOf(n, placeAlign(n)).String() }
+
+// release gives the checker's buffers back (equiv.Buffer.Release).
+func (c *checker) release() {
+	c.buf.Release()
+	c.refBuf.Release()
 }
 
 // skip reports whether in is not to be compared: its function is nil, or
@@ -151,12 +172,12 @@ func (c *checker) inputWith(data []byte, sdl int, ch checks) (*equiv.Counterexam
 // reads compares every function of readers on (data, sdl), placed by
 // place, and returns the first disagreement, minimized, and the number of
 // comparisons made.
-func (c *checker) reads(data []byte, sdl int, place func([]byte) []byte) (*equiv.Counterexample, int) {
+func (c *checker) reads(data []byte, sdl int, place placer) (*equiv.Counterexample, int) {
 	return c.readsWith(readers, data, sdl, place)
 }
 
 // readsWith is reads with the readers rs.
-func (c *checker) readsWith(rs []reader, data []byte, sdl int, place func([]byte) []byte) (*equiv.Counterexample, int) {
+func (c *checker) readsWith(rs []reader, data []byte, sdl int, place placer) (*equiv.Counterexample, int) {
 	n := 0
 	for _, rd := range rs {
 		ce, k := c.compare(readerInput(rd, data, sdl), place)
@@ -183,8 +204,15 @@ func (c *checker) structured(data []byte) (*equiv.Counterexample, int) {
 // to where the implementation reads it. It returns the minimized
 // counterexample, if any, and the number of comparisons made: 0 if in is
 // skipped, else 1.
-func (c *checker) compare(in Input, place func([]byte) []byte) (*equiv.Counterexample, int) {
-	return c.compareWith(in, func(d []byte) *equiv.Counterexample { return c.readAt(in, d, place(d)) })
+func (c *checker) compare(in Input, place placer) (*equiv.Counterexample, int) {
+	return c.compareWith(in, func(d []byte) *equiv.Counterexample {
+		ref, b, where := place(d)
+		ce := c.readAt(in, ref, b)
+		if ce != nil && where != "" {
+			note(ce, "%s", where)
+		}
+		return ce
+	})
 }
 
 // compareWith compares in.Func on in.Data with at, which runs both
@@ -322,17 +350,56 @@ func (c *checker) appendVarint(prefix []byte, v uint64, spare bool) (*equiv.Coun
 	return c.minimize(in, ce, at), 1
 }
 
+// appendAt compares AppendVarint(prefix, v) on a copy of prefix that is
+// full to capacity or, if spare, has 16 bytes of room filled with
+// spareMarker: the bytes, the prefix left as it was, and nothing written
+// past the appended bytes. A result appended to nothing is the caller's:
+// it is kept alive (equiv.Config.Keep), and must not change as later
+// appends run.
 func (c *checker) appendAt(prefix []byte, v uint64, spare bool) *equiv.Counterexample {
 	want, wantP := callAppend(quic.AppendVarint, bytes.Clone(prefix), v)
 	in := slices.Clip(bytes.Clone(prefix))
 	if spare {
 		in = append(make([]byte, 0, len(prefix)+16), prefix...)
+		full := in[:cap(in)]
+		for i := len(in); i < len(full); i++ {
+			full[i] = spareMarker
+		}
 	}
 	got, gotP := callAppend(c.impl.AppendVarint, in, v)
-	if c.agree(gotP, wantP, bytes.Equal(got, want) && (got == nil) == (want == nil)) {
+	same := bytes.Equal(got, want) && (got == nil) == (want == nil)
+	if !c.agree(gotP, wantP, same) {
+		return appendCE(prefix, v, spare, gotP, orPanic(hexOf(got), gotP), orPanic(hexOf(want), wantP))
+	}
+	if problem := pastAppend(prefix, in, got, gotP == nil); problem != "" {
+		return appendCE(prefix, v, spare, nil, hexOf(got).String()+" but "+problem, hexOf(want).String())
+	}
+	if gotP != nil || len(prefix) > 0 {
 		return nil
 	}
-	return appendCE(prefix, v, spare, gotP, orPanic(hexOf(got), gotP), orPanic(hexOf(want), wantP))
+	return c.cfg.Keep(got, func(now []byte) *equiv.Counterexample {
+		return appendCE(nil, v, false, nil, fmt.Sprintf("%x, which later became %x as more appends ran: not the caller's", want, now), hexOf(want).String())
+	})
+}
+
+// pastAppend returns what is wrong with how out, an append to in (a copy
+// of prefix), used in's array, where in's spare capacity held spareMarker:
+// in's bytes changed, or, when out was written in place, a byte of the
+// spare capacity after it changed.
+func pastAppend(prefix, in, out []byte, returned bool) string {
+	if !bytes.Equal(in, prefix) {
+		return "changed the bytes of its input"
+	}
+	if !returned || cap(in) == len(in) || len(out) == 0 || equiv.AddrOf(out) != equiv.AddrOf(in[:cap(in)]) {
+		return ""
+	}
+	full := in[:cap(in)]
+	for i := len(out); i < len(full); i++ {
+		if full[i] != spareMarker {
+			return fmt.Sprintf("wrote past the appended bytes, at %d of the buffer", i)
+		}
+	}
+	return ""
 }
 
 // packetNumber compares DecodePacketNumber(largest, truncated, pnLen): the

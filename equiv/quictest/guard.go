@@ -101,15 +101,15 @@ func (c *checker) guardPadding(r *equiv.Run, g *equiv.Guarded) error {
 // guardSide places a datagram against one side of a guard page.
 type guardSide struct {
 	name  string
-	place func([]byte) []byte
+	place placer
 }
 
 // guardSides places data ending at g's unmapped page after it, and
 // starting at its page before it.
 func guardSides(g *equiv.Guarded) []guardSide {
 	return []guardSide{
-		{"ending at", func(d []byte) []byte { b := g.Tail(len(d)); copy(b, d); return b }},
-		{"starting at", func(d []byte) []byte { b := g.Head(len(d)); copy(b, d); return b }},
+		{"ending at", func(d []byte) ([]byte, []byte, string) { b := g.Tail(len(d)); copy(b, d); return d, b, "" }},
+		{"starting at", func(d []byte) ([]byte, []byte, string) { b := g.Head(len(d)); copy(b, d); return d, b, "" }},
 	}
 }
 

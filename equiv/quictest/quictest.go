@@ -12,6 +12,7 @@
 package quictest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -174,6 +175,7 @@ func NewSuite(impl Impl) equiv.Suite {
 	method := func(name string, run func(*checker, *equiv.Run) error) equiv.Method {
 		return equiv.Method{Name: name, Func: func(r *equiv.Run) error {
 			c := newChecker(impl, r.Config())
+			defer c.release()
 			c.run = r
 			return run(c, r)
 		}}
@@ -192,6 +194,7 @@ func NewSuite(impl Impl) equiv.Suite {
 		guard,
 		method(equiv.MethodProperties, (*checker).properties),
 	}
+	s.Describe = describe
 	if impl.readsDatagrams() || impl.appends() {
 		s.Targets = targets(impl)
 	} else {
@@ -203,6 +206,13 @@ func NewSuite(impl Impl) equiv.Suite {
 	return s
 }
 
+// withChecker runs check on a checker of its own, and releases it.
+func withChecker(impl Impl, cfg *equiv.Config, check func(*checker) (*equiv.Counterexample, int)) (*equiv.Counterexample, int) {
+	c := newChecker(impl, cfg)
+	defer c.release()
+	return check(c)
+}
+
 // targets are the pair's fuzz targets: FuzzQUICHeader(datagram,
 // shortDCIDLen) with the seed corpus "quic", FuzzQUICStructured(data) and
 // FuzzQUICPacketNumber(largest, truncated, pnLen), whose seeds are in code
@@ -211,19 +221,32 @@ func targets(impl Impl) []equiv.FuzzTarget {
 	return []equiv.FuzzTarget{{
 		Name: targetHeader, Args: []string{"[]byte", "int"}, Corpus: "quic",
 		Check: func(cfg *equiv.Config, v []any) (*equiv.Counterexample, int) {
-			return newChecker(impl, cfg).input(v[0].([]byte), v[1].(int))
+			return withChecker(impl, cfg, func(c *checker) (*equiv.Counterexample, int) { return c.input(v[0].([]byte), v[1].(int)) })
 		},
 	}, {
 		Name: targetStructured, Args: []string{"[]byte"},
 		Check: func(cfg *equiv.Config, v []any) (*equiv.Counterexample, int) {
-			return newChecker(impl, cfg).structured(v[0].([]byte))
+			return withChecker(impl, cfg, func(c *checker) (*equiv.Counterexample, int) { return c.structured(v[0].([]byte)) })
 		},
 	}, {
 		Name: targetPacketNumber, Args: []string{"uint64", "uint64", "int"},
 		Check: func(cfg *equiv.Config, v []any) (*equiv.Counterexample, int) {
-			return newChecker(impl, cfg).packetNumber(v[0].(uint64), v[1].(uint64), v[2].(int))
+			return withChecker(impl, cfg, func(c *checker) (*equiv.Counterexample, int) {
+				return c.packetNumber(v[0].(uint64), v[1].(uint64), v[2].(int))
+			})
 		},
 	}}
+}
+
+// describe renders an Input for the report of a call that did not return.
+func describe(in any) *equiv.Counterexample {
+	i, ok := in.(Input)
+	if !ok {
+		return nil
+	}
+	return &equiv.Counterexample{Func: i.Func, Input: bytes.Clone(i.Data),
+		Args: fmt.Sprintf("shortDCIDLen=%d options=%#x value=%#x len=%d largest=%#x truncated=%#x pnLen=%d",
+			i.ShortDCIDLen, i.Options, i.Value, i.Len, i.Largest, i.Truncated, i.PNLen)}
 }
 
 // Check checks impl against reference/quic with every method of NewSuite
@@ -282,7 +305,7 @@ func checkOne(impl Impl, opts []equiv.Option, check func(*checker) (*equiv.Count
 	if err := impl.validate(); err != nil {
 		return err
 	}
-	ce, _ := check(newChecker(impl, equiv.NewConfig(opts...)))
+	ce, _ := withChecker(impl, equiv.NewConfig(opts...), check)
 	if ce == nil {
 		return nil
 	}

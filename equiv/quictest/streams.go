@@ -34,7 +34,23 @@ const (
 	peekFlip
 	// peekBufio: a *bufio.Reader of 16 bytes over the input.
 	peekBufio
+	// readBufio: ReadVarint from a *bufio.Reader of 16 bytes over the
+	// input, which is a Peeker too: an implementation may peek at it,
+	// but must consume the integer's bytes and no more.
+	readBufio
+	// readConsumed: ReadVarint from a *bytes.Reader over three other
+	// bytes and the input, the three already read: the integer starts
+	// where the reader is, not at the start of its array.
+	readConsumed
+	// readNested: the byte reader, whose every ReadByte first reads an
+	// integer from a stream of its own with the same ReadVarint, so that
+	// the function is called again from inside its own call.
+	readNested
 )
+
+// nestedVarint is what readNested's inner streams hold: 37, in 2 bytes
+// (RFC 9000 §A.1's example).
+var nestedVarint = []byte{0x40, 0x25}
 
 // stream is one way a stream over the input behaves: its kind, and what
 // it returns once the input is used up (io.EOF, errStream, or, for a
@@ -45,14 +61,16 @@ type stream struct {
 }
 
 func (s stream) fn() string {
-	if s.kind <= bytesReader {
+	switch s.kind {
+	case byteScript, bytesReader, readBufio, readConsumed, readNested:
 		return funcReadVarint
 	}
 	return funcPeekVarint
 }
 
 func (s stream) String() string {
-	names := [...]string{"byte-reader", "bytes.Reader", "peeker", "peeker-extra", "peeker-flip", "bufio.Reader"}
+	names := [...]string{"byte-reader", "bytes.Reader", "peeker", "peeker-extra", "peeker-flip", "bufio.Reader",
+		"bufio.Reader", "bytes.Reader-3-read", "byte-reader-reentered"}
 	return fmt.Sprintf("stream=%s end=%s", names[s.kind], errName(s.end))
 }
 
@@ -68,6 +86,7 @@ var allStreams = []stream{
 	{peekExact, io.EOF}, {peekExact, errStream}, {peekExact, nil},
 	{peekExtra, io.EOF}, {peekFlip, io.EOF},
 	{peekBufio, io.EOF}, {peekBufio, errStream},
+	{readBufio, io.EOF}, {readBufio, errStream}, {readConsumed, io.EOF}, {readNested, io.EOF},
 }
 
 // streamState is what a call did to its stream: the bytes it consumed,
@@ -77,6 +96,7 @@ type streamState struct {
 	consumed, calls int
 	asked           [4]int
 	more            bool
+	nestedWrong     bool // a readNested inner read returned other than 37, 2, nil
 }
 
 // scripted is the suite's own stream over data, handed out as a
@@ -88,10 +108,21 @@ type scripted struct {
 	state streamState
 }
 
-// byteStream is scripted as an io.ByteReader.
-type byteStream struct{ s *scripted }
+// byteStream is scripted as an io.ByteReader; with nest set, each
+// ReadByte first reads nestedVarint with it.
+type byteStream struct {
+	s    *scripted
+	nest func(io.ByteReader) (uint64, int, error)
+}
 
-func (b byteStream) ReadByte() (byte, error) { return b.s.readByte() }
+func (b byteStream) ReadByte() (byte, error) {
+	if b.nest != nil {
+		if v, n, err := b.nest(bytes.NewReader(nestedVarint)); v != 37 || n != 2 || err != nil {
+			b.s.state.nestedWrong = true
+		}
+	}
+	return b.s.readByte()
+}
 
 // peekStream is scripted as a Peeker.
 type peekStream struct{ s *scripted }
@@ -167,7 +198,7 @@ func runStream(read func(io.ByteReader) (uint64, int, error), peek func(quic.Pee
 			r := bytes.NewReader(data)
 			after = func() streamState { return streamState{consumed: len(data) - r.Len()} }
 			v, n, err = read(r)
-		case peekBufio:
+		case peekBufio, readBufio:
 			under := bytes.NewReader(data)
 			var src io.Reader = under
 			if s.end != io.EOF {
@@ -175,13 +206,25 @@ func runStream(read func(io.ByteReader) (uint64, int, error), peek func(quic.Pee
 			}
 			r := bufio.NewReaderSize(src, 16)
 			after = func() streamState { return streamState{consumed: len(data) - under.Len() - r.Buffered()} }
-			v, n, err = peek(r)
+			if s.kind == readBufio {
+				v, n, err = read(r)
+			} else {
+				v, n, err = peek(r)
+			}
+		case readConsumed:
+			r := bytes.NewReader(append([]byte{0xde, 0xad, 0xbe}, data...))
+			r.Seek(3, io.SeekStart)
+			after = func() streamState { return streamState{consumed: len(data) - r.Len()} }
+			v, n, err = read(r)
 		default:
 			sc := &scripted{data: data, end: s.end, kind: s.kind}
 			after = func() streamState { return sc.state }
-			if s.fn() == funcReadVarint {
-				v, n, err = read(byteStream{sc})
-			} else {
+			switch {
+			case s.kind == readNested:
+				v, n, err = read(byteStream{s: sc, nest: read})
+			case s.fn() == funcReadVarint:
+				v, n, err = read(byteStream{s: sc})
+			default:
 				v, n, err = peek(peekStream{sc})
 			}
 		}
@@ -239,7 +282,14 @@ func (c *checker) streamsAt(in Input, data, b []byte, streams []stream) *equiv.C
 // compareStream compares in.Func on stream s over in.Data, and returns the
 // minimized counterexample, if any, and the number of comparisons made.
 func (c *checker) compareStream(in Input, s stream) (*equiv.Counterexample, int) {
-	return c.compareWith(in, func(d []byte) *equiv.Counterexample { return c.streamAt(in, s, d, c.place(d)) })
+	return c.compareWith(in, func(d []byte) *equiv.Counterexample {
+		ref, b, where := c.place(d)
+		ce := c.streamAt(in, s, ref, b)
+		if ce != nil {
+			note(ce, "%s", where)
+		}
+		return ce
+	})
 }
 
 // streamEncodings are the integers of the stream domain, each followed by

@@ -200,11 +200,31 @@ type iterStop struct{}
 // mapErr, stopping the range loop after stopAt items (0: never). An
 // iterator that yields again after being stopped, or yields more items
 // than the datagram has bytes, is noted; one that panics is recorded.
+//
+// A sequence ranged to its end (stopAt 0) is ranged a second time, as an
+// iter.Seq may be: the second pass must yield what the first did.
 func runPackets(packets func([]byte, int) iter.Seq2[quic.Header, error], in []byte, sdl, stopAt int, mapErr func(error) error) (v seqView) {
+	var seq iter.Seq2[quic.Header, error]
+	if p := equiv.Catch(func() { seq = packets(in, sdl) }); p != nil {
+		v.panic = p
+		return v
+	}
+	v = rangePackets(seq, in, stopAt, mapErr)
+	if stopAt != 0 || v.panic != nil || v.note != "" {
+		return v
+	}
+	if again := rangePackets(seq, in, 0, mapErr); !again.sameItems(v) || again.panic != nil {
+		v.note = fmt.Sprintf("ranged a second time, the sequence yielded %v", again)
+	}
+	return v
+}
+
+// rangePackets ranges seq once, as runPackets says.
+func rangePackets(seq iter.Seq2[quic.Header, error], in []byte, stopAt int, mapErr func(error) error) (v seqView) {
 	limit := len(in) + 2 // every packet but an error is at least one byte
 	stopped := false
 	p := equiv.Catch(func() {
-		packets(in, sdl)(func(h quic.Header, err error) bool {
+		seq(func(h quic.Header, err error) bool {
 			switch {
 			case stopped:
 				v.note = fmt.Sprintf("yielded again after the loop stopped at packet %d", len(v.items))
