@@ -93,12 +93,16 @@ func TestCountsUnchanged(t *testing.T) {
 		// alignments, and every tail of 4 block sizes × 4 block counts;
 		// Digests of 2^8 ± 1 writes in 2 patterns and of 2^16 ± 1 in one.
 		issue8 = 2*2 + issue8Sum + 3*2 + 3
+		// Issue 24's size gates (gates): 7 long lengths × 6 alignments
+		// at Quick × (Sum, Checksum, and a Digest after an odd prefix of
+		// 1, 3 and 63 bytes).
+		issue24Gates = 7 * 6 * (2 + 3)
 	)
 	want := map[string]int64{
-		equiv.MethodVectors:    247 + helperVectors + issue25Vectors, // 247 -> 419 -> 471
-		equiv.MethodExhaustive: 18956703 + helperExhaustive + issue8, // 18956703 -> 21835793 -> 21843781
-		equiv.MethodGuard:      3076 + helperGuard,                   // 3076 -> 4622
-		equiv.MethodProperties: 1900 + helperProperties,              // 1900 -> 5500
+		equiv.MethodVectors:    247 + helperVectors + issue25Vectors,                // 247 -> 419 -> 471
+		equiv.MethodExhaustive: 18956703 + helperExhaustive + issue8 + issue24Gates, // 18956703 -> 21835793 -> 21843781 -> 21843991
+		equiv.MethodGuard:      3076 + helperGuard,                                  // 3076 -> 4622
+		equiv.MethodProperties: 1900 + helperProperties,                             // 1900 -> 5500
 		// Five seeds reach the helpers through the plan's helper section:
 		// udp-ipv4-nat-update, udp-vxlan-no-checksum,
 		// udp-ipv6-zero-checksum, pseudo-ipv6-jumbogram and (issue 25)
@@ -119,11 +123,11 @@ const issue8Sum = 9*7*31*3 + 7*7*2*2 + (32+64+128+256)*4
 // out.
 func TestPartialImplementation(t *testing.T) {
 	want := map[string]int64{
-		equiv.MethodVectors:    3 + (12+8+8)*3,                         // the RFC sums, and Sum of every prefix at 3 alignments
-		equiv.MethodExhaustive: 9*65793 + 769*64*8 + 6*2*2 + issue8Sum, // short inputs, the grid without Checksum, long inputs, issue 8's
-		equiv.MethodGuard:      769 * 2,                                // every length at both edges, without Digest
-		equiv.MethodProperties: 300 + 4*300,                            // rapid Sum and four laws: no Digest machine, no Update law
-		equiv.MethodCorpus:     11,                                     // every seed compares Sum
+		equiv.MethodVectors:    3 + (12+8+8)*3,                               // the RFC sums, and Sum of every prefix at 3 alignments
+		equiv.MethodExhaustive: 9*65793 + 769*64*8 + 6*2*2 + issue8Sum + 7*6, // short inputs, the grid without Checksum, long inputs, issue 8's, issue 24's gates
+		equiv.MethodGuard:      769 * 2,                                      // every length at both edges, without Digest
+		equiv.MethodProperties: 300 + 4*300,                                  // rapid Sum and four laws: no Digest machine, no Update law
+		equiv.MethodCorpus:     11,                                           // every seed compares Sum
 	}
 	res := checkCounts(t, checksumtest.Impl{Sum: ref.Sum}, want)
 	// Every method lists the helpers it would check; the guard method only

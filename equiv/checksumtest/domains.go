@@ -176,3 +176,53 @@ func digestWrites(c *checker, r *equiv.Run) *equiv.Counterexample {
 	}
 	return nil
 }
+
+// gateLengths are the long inputs gates checks at every alignment: a
+// length on each side of the AVX-512 kernel's 256-byte loop and its
+// 64-byte blocks, past a page, and past 2^16 and 2^20 bytes.
+var gateLengths = []int{255, 256, 257, 1000, 4097, 1<<16 + 3, 1<<20 + 5}
+
+// gateAligns are gates' alignments: every one at Standard and Deep; at
+// Quick, both ends and the middle of a line, and an odd one past a word.
+func gateAligns(r *equiv.Run) []int {
+	if r.Level() == equiv.Quick {
+		return []int{0, 1, 9, 31, 32, 63}
+	}
+	aligns := make([]int, 64)
+	for i := range aligns {
+		aligns[i] = i
+	}
+	return aligns
+}
+
+// gates crosses the optimized code's size gates at every alignment class
+// with every function that reaches them: Sum and Checksum on each of
+// gateLengths of random content, and a Digest fed an odd prefix (1, 3 or
+// 63 bytes), then the long input in one Write, then one byte, so that its
+// wide path starts on an odd byte of the sum.
+func gates(c *checker, r *equiv.Run) *equiv.Counterexample {
+	data := make([]byte, gateLengths[len(gateLengths)-1]+64)
+	for _, n := range gateLengths {
+		name := fmt.Sprintf("gate len=%d at every alignment", n)
+		r.Expect(name)
+		for _, align := range gateAligns(r) {
+			b := data[:n]
+			classRandom.fill(r.Rand(), b, 0)
+			if ce := c.sum(aligned(align), b, classRandom.initial); ce != nil {
+				return ce
+			}
+			if ce := c.checksum(aligned(align), b); ce != nil {
+				return ce
+			}
+			for _, odd := range []int{1, 3, 63} {
+				d := data[:odd+n+1]
+				classRandom.fill(r.Rand(), d, 0)
+				if ce := c.digest(aligned(align), d, []int{odd, odd + n}); ce != nil {
+					return ce
+				}
+			}
+			r.Reach(name)
+		}
+	}
+	return nil
+}

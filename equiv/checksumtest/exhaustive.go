@@ -18,7 +18,8 @@ func runExhaustive(c *checker, r *equiv.Run) error {
 	parts := []func(*checker, *equiv.Run) *equiv.Counterexample{
 		shortInputs, grid, crossings, midLengths, longInputs, digestSplits, digestWrites, updates,
 	}
-	for i, part := range append(parts, helperParts...) {
+	// New parts go at the end: a part's index is its unit of Run.Mine.
+	for i, part := range append(append(parts, helperParts...), gates) {
 		if !r.Mine(i) {
 			continue
 		}
