@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unsafe"
+
+	"github.com/equivcheck/equivcheck/internal/contractknob"
 )
 
 // CanaryLen bytes of canary surround an input placed in a Buffer, and
@@ -67,6 +69,9 @@ var spares = [8]int{0, 1, 0, 7, 0, 31, 8, 64}
 // alignments every length takes every spare capacity, and over the
 // lengths every alignment does.
 func LayoutOf(n, align int) Layout {
+	if contractknob.NoSpare.Load() {
+		return Layout{Align: align}
+	}
 	i := (n + 3*align) & 7
 	l := Layout{Align: align, Spare: spares[i]}
 	if n == 0 {
@@ -117,7 +122,7 @@ func (b *Buffer) Place(data []byte, align int) []byte {
 func (b *Buffer) Input(data []byte, align int) []byte {
 	s := b.place(len(data), align, true)
 	copy(b.mem[b.off:b.off+len(data)], data)
-	if b.ro == nil {
+	if !b.lay.ReadOnly {
 		b.orig = append(b.orig[:0], data...)
 	}
 	return s
@@ -141,7 +146,7 @@ func (b *Buffer) place(n, align int, ro bool) []byte {
 	b.off, b.n, b.in = CanaryLen+align, n, ro
 	fillCanary(b.mem[:need])
 	mem := b.mem
-	if ro && b.ro != nil {
+	if ro && b.ro != nil && !contractknob.NoReadOnly.Load() {
 		mem = b.ro
 		b.lay.ReadOnly = true
 		b.m.setInput(b.off, n)
@@ -192,7 +197,7 @@ func (b *Buffer) Intact() bool {
 	if !allCanary(all[:b.off]) || !allCanary(all[b.off+b.n:]) {
 		return false
 	}
-	return !b.in || b.ro != nil || bytes.Equal(all[b.off:b.off+b.n], b.orig)
+	return !b.in || b.lay.ReadOnly || bytes.Equal(all[b.off:b.off+b.n], b.orig)
 }
 
 // Poison overwrites the last slice placed with Poisoned bytes: a suite
@@ -204,14 +209,14 @@ func (b *Buffer) Poison() { b.PoisonRange(0, b.n) }
 // does the whole: a suite that feeds an input to a stateful function in
 // pieces poisons each piece once its call has returned.
 func (b *Buffer) PoisonRange(i, j int) {
-	if b.mem == nil {
+	if b.mem == nil || contractknob.NoPoison.Load() {
 		return
 	}
 	s := b.mem[b.off+i : b.off+j]
 	for k := range s {
 		s[k] = Poisoned
 	}
-	if b.in && b.ro == nil {
+	if b.in && !b.lay.ReadOnly {
 		copy(b.orig[i:j], s) // Intact compares with what is there now
 	}
 }

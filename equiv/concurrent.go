@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/equivcheck/equivcheck/internal/contractknob"
 )
 
 // Serial declares an implementation that is documented as not safe for
@@ -56,7 +58,7 @@ func concurrentInputs(s Suite, cfg *Config) []seedInput {
 // startConcurrent starts the concurrent caller for method i, or returns nil
 // when there is nothing to call it with or Serial was given.
 func startConcurrent(inputs []seedInput, cfg *Config, i int) *concurrent {
-	if len(inputs) == 0 || cfg.serial {
+	if len(inputs) == 0 || cfg.serial || contractknob.NoConcurrent.Load() {
 		return nil
 	}
 	c := &concurrent{quit: make(chan struct{}), done: make(chan struct{}), cfg: cfg.forConcurrent()}

@@ -1,6 +1,10 @@
 package equiv
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/equivcheck/equivcheck/internal/contractknob"
+)
 
 // keptResults are the last results a suite kept alive (Config.Keep): a
 // ring of their slices, what each held when it was returned, and how to
@@ -29,6 +33,9 @@ const keepRing = 8
 // to report; else nil. A method's end (Run's last act) compares them once
 // more. got must not be a slice the suite writes again (a Buffer's).
 func (c *Config) Keep(got []byte, fail func(now []byte) *Counterexample) *Counterexample {
+	if contractknob.NoKeep.Load() {
+		return nil
+	}
 	if ce := c.kept.check(); ce != nil {
 		return ce
 	}

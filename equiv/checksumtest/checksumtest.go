@@ -42,6 +42,29 @@ type Digest interface {
 // Impl is an implementation of the Internet checksum to check against
 // reference/checksum. Sum is required; every other function is optional: a
 // nil one is not checked, and each method's Result lists it in Unchecked.
+//
+// Beyond its results, every function keeps this contract, which every
+// method checks on every input it compares (docs/equivalence.md, "The
+// contract"):
+//
+//   - Reads: a buffer only in b[:len(b)]: not its spare capacity (which
+//     holds canaries), not before it or past it (guard pages). nil and
+//     empty buffers are alike.
+//   - Writes: Put writes b[0:2] and nothing else; no other function
+//     writes its buffer, not even for a moment (it lies on read-only
+//     pages), nor anything around it.
+//   - Keeps: nothing it is given once it returns: a Digest's Write must
+//     not keep a view of p (each piece is overwritten once Write
+//     returns).
+//   - Shares: every function may be called from several goroutines at
+//     once (each method runs beside a concurrent caller); a Digest value
+//     is used by one goroutine at a time.
+//   - Results: a Digest is a hash.Hash: Write returns len(p) and nil;
+//     Sum(b) appends the checksum to b (in place when b has room) and
+//     leaves the state alone, so that Sum16 is unchanged and writing goes
+//     on; what Sum(nil) returns is the caller's and does not change as
+//     the Digest goes on; Size is 2 and BlockSize at least 1; Reset
+//     returns to the state of New.
 type Impl struct {
 	// Name optionally labels the implementation in messages ("avx2").
 	Name string

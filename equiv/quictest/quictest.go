@@ -30,6 +30,30 @@ import (
 //
 // Every function is optional: a nil one is not checked, and every method
 // says so in Result.Unchecked. At least one must be set.
+//
+// Beyond its results, every function keeps this contract, which every
+// method checks on every input it compares (docs/equivalence.md, "The
+// contract"):
+//
+//   - Reads: a datagram or buffer only in [0:len]: not its spare capacity
+//     (which holds canaries), not before or past it (guard pages); nil
+//     and empty alike. A stream function consumes the integer's bytes and
+//     no more, from wherever the reader is (a *bytes.Reader already read
+//     into, a *bufio.Reader).
+//   - Writes: no function writes a datagram, not even for a moment (it
+//     lies on read-only pages); an append writes only the bytes it
+//     appends, in place when the buffer has room (AppendVarintWithLen
+//     must), and nothing past them.
+//   - Keeps: the slices of a Header alias the datagram, as the
+//     reference's do (same offsets, lengths and capacities), and nothing
+//     else is kept.
+//   - Shares: every function may be called from several goroutines at
+//     once (each method runs beside a concurrent caller) and from inside
+//     a call of its own (a stream whose ReadByte calls ReadVarint).
+//   - Results: what an append to a nil or full buffer returns is the
+//     caller's, and does not change as later appends run. A Packets
+//     sequence may be ranged more than once, each time yielding the same;
+//     once the loop body returns false it yields no more.
 type Impl struct {
 	// Name labels the implementation in messages ("avx2"); it may be empty.
 	Name string

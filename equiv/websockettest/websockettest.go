@@ -38,6 +38,28 @@ const pair = "websocket"
 // reference/websocket. Mask is required; a nil MaskCopy, NewMaskReader or
 // NewMaskWriter is not checked, and each method's Result lists it in
 // Unchecked.
+//
+// Beyond its results, every function keeps this contract, which every
+// method checks on every input it compares (docs/equivalence.md, "The
+// contract"):
+//
+//   - Reads: only the slices' [0:len]: not their spare capacity (which
+//     holds canaries), not before or past them (guard pages). nil and
+//     empty slices are alike.
+//   - Writes: Mask writes b[:len(b)], MaskCopy dst[:len(src)] and a
+//     MaskReader's Read p[:n]; nothing else, not even for a moment: src
+//     and a MaskWriter's p lie on read-only pages.
+//   - Keeps: nothing it is given once it returns: the next Read's or
+//     Write's p is placed over the last one's.
+//   - Shares: every function may be called from several goroutines at
+//     once (each method runs beside a concurrent caller), and a streamer
+//     from inside another streamer's call (the suite's nested readers and
+//     writers); one streamer value is used by one goroutine at a time.
+//   - Results: a MaskReader is an io.Reader (testing/iotest.TestReader
+//     holds), a MaskWriter an io.Writer (a short count comes with an
+//     error); Reset starts over whether handed a new reader or writer or
+//     the one it has. When two preconditions of MaskCopy fail at once,
+//     the reference's panic (the short dst) is the one raised.
 type Impl struct {
 	// Name optionally labels the implementation in messages ("avx2").
 	Name string
