@@ -1,0 +1,119 @@
+//go:build !purego
+
+package utf8valid
+
+import "golang.org/x/sys/cpu"
+
+// useAVX2 and useAVX512 say, once, which SIMD kernels this CPU may run,
+// and best is the one Valid and the zero Validator run. They are read
+// only after initialization.
+var (
+	useAVX2, useAVX512 = kernels(cpu.X86.HasAVX2, cpu.X86.HasAVX512F, cpu.X86.HasAVX512BW)
+	best               = bestOf(useAVX2, useAVX512)
+)
+
+// kernels says which SIMD kernels a CPU with the given features may run:
+// AVX2 needs AVX2; AVX-512 needs AVX512F and AVX512BW (its octet shuffles,
+// compares and masked loads are AVX512BW) and, so that GODEBUG=cpu.avx2=off
+// turns off every wide kernel as optimized/websocket's does, AVX2. It is a
+// pure function of the feature bits, so that a test can try every
+// combination on any machine.
+func kernels(hasAVX2, hasAVX512F, hasAVX512BW bool) (avx2, avx512 bool) {
+	return hasAVX2, hasAVX2 && hasAVX512F && hasAVX512BW
+}
+
+// bestOf returns the kernel dispatch runs with these flags.
+func bestOf(avx2, avx512 bool) kernel {
+	switch {
+	case avx512:
+		return kernelAVX512
+	case avx2:
+		return kernelAVX2
+	}
+	return kernelGeneric
+}
+
+// archImpl returns the SIMD variant name, running kernel k.
+func archImpl(name string, k kernel) Impl {
+	impl := Impl{Name: name, NewValidator: newValidator(k)}
+	switch k {
+	case kernelAVX512:
+		impl.Available, impl.Valid = useAVX512, validAVX512
+	case kernelAVX2:
+		impl.Available, impl.Valid = useAVX2, validAVX2
+	}
+	return impl
+}
+
+// scan returns the index of the first octet of p at which the text, whose
+// last three octets before p are the window ctx, can no longer be valid,
+// or len(p): kernel k's Write.
+func scan(k kernel, p []byte, ctx uint32) int {
+	switch k {
+	case kernelAVX512:
+		return settle(ctx, p, scanAVX512(p, ctx))
+	case kernelAVX2:
+		return settle(ctx, p, scanAVX2(p, ctx))
+	}
+	return scanWindowGeneric(p, ctx)
+}
+
+// unmask is scan fused with masking b in place with the key word k: kernel
+// k's Unmask.
+func unmask(k kernel, b []byte, key uint32, ctx uint32) int {
+	switch k {
+	case kernelAVX512:
+		return settle(ctx, b, unmaskAVX512(b, key, ctx))
+	case kernelAVX2:
+		return settle(ctx, b, unmaskAVX2(b, key, ctx))
+	}
+	return unmaskWindowGeneric(b, key, ctx)
+}
+
+// valid is kernel k's Valid.
+func valid(k kernel, b []byte) bool {
+	switch k {
+	case kernelAVX512:
+		return validAVX512(b)
+	case kernelAVX2:
+		return validAVX2(b)
+	}
+	return validGeneric(b)
+}
+
+// validAVX512 works like validGeneric: the kernel's blocks pass, and the
+// text does not end inside a UTF8-char (nor with C0, C1 or F5-FF, which
+// incomplete counts as first octets).
+func validAVX512(b []byte) bool {
+	return scanAVX512(b, 0) == len(b) && !incomplete(window3(0, b, len(b)))
+}
+
+// validAVX2 works like validGeneric, with the AVX2 kernel.
+func validAVX2(b []byte) bool {
+	return scanAVX2(b, 0) == len(b) && !incomplete(window3(0, b, len(b)))
+}
+
+// scanAVX512 checks p, after the window ctx, in blocks of 64 octets (the
+// last one loaded under a mask), and returns len(p) if every block passes,
+// else the offset of the first block that fails: the result settle wants.
+//
+//go:noescape
+func scanAVX512(p []byte, ctx uint32) int
+
+// unmaskAVX512 is scanAVX512 fused with masking: it XORs each block of b
+// with the key word k broadcast, stores it and checks it; after a block
+// fails it only unmasks the rest.
+//
+//go:noescape
+func unmaskAVX512(b []byte, k uint32, ctx uint32) int
+
+// scanAVX2 is scanAVX512 with blocks of 32 octets; the last one is copied
+// to a zeroed buffer on the stack, as AVX2 has no masked octet loads.
+//
+//go:noescape
+func scanAVX2(p []byte, ctx uint32) int
+
+// unmaskAVX2 is unmaskAVX512 with blocks of 32 octets.
+//
+//go:noescape
+func unmaskAVX2(b []byte, k uint32, ctx uint32) int
