@@ -80,9 +80,31 @@ type Validator struct {
 	off int64 // octets accepted
 	// ctx is the window of the last three octets accepted (see
 	// window3): the context in which the next octet is checked.
-	ctx    uint32
+	ctx uint32
+	// st is the automaton's state after ctx, with stKnown set, or 0 when
+	// it has not been worked out since the last SIMD kernel ran (a zero
+	// Validator's is worked out at its first short Write).
+	st     uint8
 	failed bool
 	k      kernel
+}
+
+// stKnown marks Validator.st as the automaton's state.
+const stKnown = 0x80
+
+// smallWrite is the length under which Write and Unmask run the automaton
+// from its state, whatever the kernel: below 16 octets it costs about what
+// a SIMD kernel's call and set-up do (BenchmarkUTF8Stream, write=16), and
+// 1-octet Writes, as a server that reads a frame octet by octet makes,
+// take one step instead of a call into assembly.
+const smallWrite = 16
+
+// state returns the automaton's state after ctx.
+func (v *Validator) state() uint64 {
+	if v.st&stKnown != 0 {
+		return uint64(v.st &^ stKnown)
+	}
+	return stateOf(v.ctx)
 }
 
 // kernel returns the kernel v runs.
@@ -103,21 +125,44 @@ func (v *Validator) Write(p []byte) (n int, err error) {
 	if v.failed {
 		return 0, ErrInvalid
 	}
-	return v.account(p, scan(v.kernel(), p, v.ctx))
-}
-
-// account records the verdict n of a kernel on p, the index of the first
-// octet at which the text can no longer be valid or len(p), and returns
-// Write's results.
-func (v *Validator) account(p []byte, n int) (int, error) {
-	if n < len(p) {
-		v.failed = true
-		v.off += int64(n)
-		return n, ErrInvalid
+	k := v.kernel()
+	switch {
+	case len(p) < smallWrite:
+		// The automaton, inline: a 1-octet Write is one step.
+		s := v.state()
+		for i, o := range p {
+			if s = step(s, o); s&63 == sError {
+				return v.fail(i)
+			}
+		}
+		v.st = uint8(s&63) | stKnown
+	case k == kernelGeneric:
+		var s uint64
+		if n, s = scanGeneric(v.state(), p); n < len(p) {
+			return v.fail(n)
+		}
+		v.st = uint8(s&63) | stKnown
+	default:
+		// A SIMD kernel. Its common result, every block passed and p
+		// ending below C0, needs no settle.
+		if s := blocks(k, p, v.ctx); s < len(p) || p[s-1] >= 0xC0 {
+			if n = settle(v.ctx, p, s); n < len(p) {
+				return v.fail(n)
+			}
+		}
+		v.st = 0
 	}
 	v.ctx = window3(v.ctx, p, len(p))
 	v.off += int64(len(p))
-	return n, nil
+	return len(p), nil
+}
+
+// fail records that the text can no longer be valid at the octet n octets
+// past the accepted ones, and returns Write's results.
+func (v *Validator) fail(n int) (int, error) {
+	v.failed = true
+	v.off += int64(n)
+	return n, ErrInvalid
 }
 
 // Unmask XORs b in place with the masking key from key octet pos&3, as
@@ -130,12 +175,34 @@ func (v *Validator) Unmask(b []byte, key [4]byte, pos int) (next, n int, err err
 	// k is the key as a little-endian word whose low octet is b[0]'s.
 	k := bits.RotateLeft32(binary.LittleEndian.Uint32(key[:]), -8*(pos&3))
 	next = (pos + len(b)) & 3
-	if v.failed {
-		unmask(v.kernel(), b, k, 0)
+	kn := v.kernel()
+	switch {
+	case v.failed:
+		if kn == kernelGeneric {
+			unmaskGeneric(sAccept, b, k)
+		} else {
+			unmaskBlocks(kn, b, k, 0)
+		}
 		return next, 0, ErrInvalid
+	case len(b) < smallWrite || kn == kernelGeneric:
+		var s uint64
+		if n, s = unmaskGeneric(v.state(), b, k); n < len(b) {
+			n, err = v.fail(n)
+			return next, n, err
+		}
+		v.st = uint8(s&63) | stKnown
+	default:
+		if s := unmaskBlocks(kn, b, k, v.ctx); s < len(b) || b[s-1] >= 0xC0 {
+			if n = settle(v.ctx, b, s); n < len(b) {
+				n, err = v.fail(n)
+				return next, n, err
+			}
+		}
+		v.st = 0
 	}
-	n, err = v.account(b, unmask(v.kernel(), b, k, v.ctx))
-	return next, n, err
+	v.ctx = window3(v.ctx, b, len(b))
+	v.off += int64(len(b))
+	return next, len(b), nil
 }
 
 // Close reports the verdict at the end of the text: nil if it is valid

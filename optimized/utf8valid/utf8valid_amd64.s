@@ -31,6 +31,35 @@
 
 #include "textflag.h"
 
+// kernelAVX512 is the Go constant of that name (TestKernels checks it).
+#define kernelAVX512 3
+
+// func scanBlocks(p []byte, ctx uint32, k kernel) int
+// Requires: AVX512F, AVX512BW if k is kernelAVX512, else AVX2
+//
+// scanBlocks is the Go code's one call into the SIMD kernels of Write: it
+// jumps, keeping its caller's return address and arguments, to
+// scanAVX512 or scanAVX2, whose arguments are its own.
+TEXT ·scanBlocks(SB), NOSPLIT, $0-40
+	CMPB k+28(FP), $kernelAVX512
+	JEQ  avx512
+	JMP  ·scanAVX2(SB)
+
+avx512:
+	JMP ·scanAVX512(SB)
+
+// func unmaskBlocksAsm(b []byte, key uint32, ctx uint32, k kernel) int
+// Requires: AVX512F, AVX512BW if k is kernelAVX512, else AVX2
+//
+// unmaskBlocksAsm is scanBlocks for Unmask.
+TEXT ·unmaskBlocksAsm(SB), NOSPLIT, $0-48
+	CMPB k+32(FP), $kernelAVX512
+	JEQ  avx512
+	JMP  ·unmaskAVX2(SB)
+
+avx512:
+	JMP ·unmaskAVX512(SB)
+
 // incompleteT: an octet of the previous block above its entry here means
 // the block ends inside a UTF8-char: p1 >= 0xC0 (octet 63), p2 >= 0xE0
 // (octet 62) or p3 >= 0xF0 (octet 61). The other entries are 0xFF, which no
@@ -86,54 +115,97 @@ GLOBL incompleteT<>(SB), RODATA|NOPTR, $64
 	VPTERNLOGD $0xa8, Z25, Z6, Z5; /* Z5 = must = (Z5 | Z6) & 0x80 */ \
 	VPCMPUB    $4, Z5, Z7, K1  /* K1 = special != must */
 
-// BLOCK512 sets K1 to the flagged octets of the block in Z1 after the block
-// in Z0: by one compare if Z1 is all ASCII, else by CHECK512; both give
-// the same K1. Each TEXT expands it once (its labels are the TEXT's).
-#define BLOCK512 \
-	VPMOVB2M Z1, K2; /* K2 = octets of Z1 with bit 7 set */ \
-	KORTESTQ K2, K2;         \
-	JNZ      full;           \
-	VPCMPUB  $6, Z24, Z0, K1; /* all ASCII: K1 = Z0 > incompleteT */ \
-	JMP      checked;        \
-full:                            \
-	CHECK512(Z1, Z0);        \
-checked:
-
-// func scanAVX512(p []byte, ctx uint32) int
+// func scanAVX512(p []byte, ctx uint32, _ kernel) int
 // Requires: AVX512F, AVX512BW
 //
 // scanAVX512 checks p after the window ctx (see window3) in blocks of 64
 // octets and returns the offset of the first block with a flagged octet,
 // or len(p).
 TEXT ·scanAVX512(SB), NOSPLIT, $0-40
-	MOVQ  p_base+0(FP), SI
-	MOVQ  p_len+8(FP), BX
-	MOVL  ctx+24(FP), AX
-	XORL  DX, DX           // i := 0
-	TESTQ BX, BX
-	JZ    passed
-	SETUP512
+	MOVQ p_base+0(FP), SI
+	MOVQ p_len+8(FP), BX
+	MOVL ctx+24(FP), AX
+	XORL DX, DX           // i := 0
 
 	// Z0 = the block before p: ctx's three octets in octets 61..63
 	// (every dword holds 0, p3, p2, p1; only the last three octets count).
 	SHLL         $8, AX
 	VPBROADCASTD AX, Z0
 	CMPQ         BX, $64
-	JB           last
+	JAE          long
+
+	// Up to 63 octets: one block under the mask K3 of its octets. An
+	// ASCII one is flagged only if the window ends inside a UTF8-char.
+	TESTQ      BX, BX
+	JZ         passed
+	MOVQ       BX, CX
+	MOVQ       $1, R8
+	SHLQ       CX, R8
+	DECQ       R8
+	KMOVQ      R8, K3
+	VMOVDQU8.Z (SI), K3, Z1
+	VPMOVB2M   Z1, K2
+	KORTESTQ   K2, K2
+	JNZ        shortFull
+	VPCMPUB    $6, incompleteT<>(SB), Z0, K1
+	KORTESTQ   K1, K1
+	JNZ        failed
+	JMP        passed
+
+shortFull:
+	SETUP512
+	CHECK512(Z1, Z0)
+	KANDQ    K3, K1, K1
+	KORTESTQ K1, K1
+	JNZ      failed
+	JMP      passed
+
+long:
+	SETUP512
 
 loop:
 	// for ; i+64 <= n; i += 64: block p[i:i+64] in Z1.
 	VMOVDQU64 (SI)(DX*1), Z1
-	BLOCK512
+	VPMOVB2M  Z1, K2
+	KORTESTQ  K2, K2
+	JNZ       full
+
+	// An ASCII block: flagged only if the block before ends inside a
+	// UTF8-char. Then, while pairs of blocks are ASCII, skip them: one
+	// test per 128 octets, and the block before each pair is ASCII.
+	VPCMPUB $6, Z24, Z0, K1
+	KORTESTQ K1, K1
+	JNZ      failed
+	ADDQ     $64, DX
+
+run:
+	LEAQ      128(DX), CX
+	CMPQ      CX, BX
+	JA        runEnd
+	VMOVDQU64 (SI)(DX*1), Z1
+	VPORQ     64(SI)(DX*1), Z1, Z2
+	VPMOVB2M  Z2, K2
+	KORTESTQ  K2, K2
+	JNZ       runEnd
+	ADDQ      $128, DX
+	JMP       run
+
+runEnd:
+	VPXORQ Z0, Z0, Z0     // the block before is ASCII: as good as zeros
+	JMP    next
+
+full:
+	CHECK512(Z1, Z0)
 	KORTESTQ  K1, K1
 	JNZ       failed
 	VMOVDQA64 Z1, Z0
 	ADDQ      $64, DX
-	LEAQ      64(DX), CX
-	CMPQ      CX, BX
-	JBE       loop
 
-last:
+next:
+	LEAQ 64(DX), CX
+	CMPQ CX, BX
+	JBE  loop
+
 	// The r = n-i < 64 octets left, if any: K3 = 1<<r - 1, Z1 = p[i:n]
 	// and zeros, flags beyond r dropped.
 	MOVQ       BX, CX
@@ -159,14 +231,122 @@ failed:
 	VZEROUPPER
 	RET
 
-// func unmaskAVX512(b []byte, k uint32, ctx uint32) int
+// func validAVX512Asm(b []byte) bool
+// Requires: AVX512F, AVX512BW
+//
+// validAVX512Asm works like validGeneric: scanAVX512's blocks from an empty
+// window, then a last block, b's r = len(b) mod 64 last octets (r may be
+// 0) followed by zeros, whose flags all count: the first zero after b is
+// flagged exactly when b ends inside a UTF8-char or with C0, C1, F5-FF
+// (p1 >= 0xC0, p2 >= 0xE0 or p3 >= 0xF0 before an ASCII octet), and the
+// zeros after it only when it is.
+TEXT ·validAVX512Asm(SB), NOSPLIT, $0-25
+	MOVQ   b_base+0(FP), SI
+	MOVQ   b_len+8(FP), BX
+	XORL   DX, DX           // i := 0
+	VPXORQ Z0, Z0, Z0       // the block before b: nothing
+	CMPQ   BX, $64
+	JAE    long
+
+	// Up to 63 octets: the last block only. An ASCII one is valid.
+	MOVQ       BX, CX
+	MOVQ       $1, R8
+	SHLQ       CX, R8
+	DECQ       R8
+	KMOVQ      R8, K3
+	VMOVDQU8.Z (SI), K3, Z1
+	VPMOVB2M   Z1, K2
+	KORTESTQ   K2, K2
+	JZ         valid
+	SETUP512
+	CHECK512(Z1, Z0)
+	KORTESTQ   K1, K1
+	JNZ        invalid
+	JMP        valid
+
+long:
+	SETUP512
+
+loop:
+	// for ; i+64 <= n; i += 64, as in scanAVX512.
+	VMOVDQU64 (SI)(DX*1), Z1
+	VPMOVB2M  Z1, K2
+	KORTESTQ  K2, K2
+	JNZ       full
+	VPCMPUB   $6, Z24, Z0, K1
+	KORTESTQ  K1, K1
+	JNZ       invalid
+	ADDQ      $64, DX
+
+run:
+	LEAQ      128(DX), CX
+	CMPQ      CX, BX
+	JA        runEnd
+	VMOVDQU64 (SI)(DX*1), Z1
+	VPORQ     64(SI)(DX*1), Z1, Z2
+	VPMOVB2M  Z2, K2
+	KORTESTQ  K2, K2
+	JNZ       runEnd
+	ADDQ      $128, DX
+	JMP       run
+
+runEnd:
+	VPXORQ Z0, Z0, Z0
+	JMP    next
+
+full:
+	CHECK512(Z1, Z0)
+	KORTESTQ  K1, K1
+	JNZ       invalid
+	VMOVDQA64 Z1, Z0
+	ADDQ      $64, DX
+
+next:
+	LEAQ 64(DX), CX
+	CMPQ CX, BX
+	JBE  loop
+
+	// The last block: b[i:n] (r = n-i, 0..63 octets) and zeros. ASCII
+	// (r = 0 included): flagged only if the block before ends inside a
+	// UTF8-char.
+	MOVQ       BX, CX
+	SUBQ       DX, CX
+	MOVQ       $1, R8
+	SHLQ       CX, R8
+	DECQ       R8
+	KMOVQ      R8, K3
+	VMOVDQU8.Z (SI)(DX*1), K3, Z1
+	VPMOVB2M   Z1, K2
+	KORTESTQ   K2, K2
+	JNZ        lastFull
+	VPCMPUB    $6, Z24, Z0, K1
+	KORTESTQ   K1, K1
+	JNZ        invalid
+	JMP        valid
+
+lastFull:
+	CHECK512(Z1, Z0)
+	KORTESTQ K1, K1
+	JNZ      invalid
+
+valid:
+	MOVB $1, ret+24(FP)
+	VZEROUPPER
+	RET
+
+invalid:
+	MOVB $0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func unmaskAVX512(b []byte, k uint32, ctx uint32, _ kernel) int
 // Requires: AVX512F, AVX512BW
 //
 // unmaskAVX512 is scanAVX512 fused with masking: each block is b[i:i+64]
 // XOR k (the key word broadcast; blocks start at multiples of 4), stored
 // back, then checked from the register. After the first flagged block it
 // only unmasks the rest of b.
-TEXT ·unmaskAVX512(SB), NOSPLIT, $0-40
+TEXT ·unmaskAVX512(SB), NOSPLIT, $0-48
 	MOVQ  b_base+0(FP), SI
 	MOVQ  b_len+8(FP), BX
 	MOVL  k+24(FP), R9
@@ -185,7 +365,19 @@ loop:
 	// b[i:i+64] ^= key, then check it.
 	VPXORD    (SI)(DX*1), Z23, Z1
 	VMOVDQU64 Z1, (SI)(DX*1)
-	BLOCK512
+	VPMOVB2M  Z1, K2
+	KORTESTQ  K2, K2
+	JNZ       full
+
+	// An ASCII block: flagged only if the block before ends inside a
+	// UTF8-char.
+	VPCMPUB $6, Z24, Z0, K1
+	JMP     checked
+
+full:
+	CHECK512(Z1, Z0)
+
+checked:
 	KORTESTQ  K1, K1
 	JNZ       failed
 	VMOVDQA64 Z1, Z0
@@ -212,14 +404,14 @@ last:
 	JNZ        failed
 
 passed:
-	MOVQ BX, ret+32(FP)
+	MOVQ BX, ret+40(FP)
 	VZEROUPPER
 	RET
 
 failed:
 	// Return i, after unmasking b[i+64:], the blocks not yet unmasked
 	// (none if the flagged block was the last one).
-	MOVQ DX, ret+32(FP)
+	MOVQ DX, ret+40(FP)
 	ADDQ $64, DX
 
 rest:
@@ -358,7 +550,7 @@ under2:
 	MOVB R8, (R11)
 	RET
 
-// func scanAVX2(p []byte, ctx uint32) int
+// func scanAVX2(p []byte, ctx uint32, _ kernel) int
 // Requires: AVX2
 //
 // scanAVX2 is scanAVX512 with blocks of 32 octets; the last, shorter one
@@ -415,12 +607,12 @@ failed:
 	VZEROUPPER
 	RET
 
-// func unmaskAVX2(b []byte, k uint32, ctx uint32) int
+// func unmaskAVX2(b []byte, k uint32, ctx uint32, _ kernel) int
 // Requires: AVX2
 //
 // unmaskAVX2 is unmaskAVX512 with blocks of 32 octets; the last, shorter
 // one goes through a buffer on the stack, copied back once unmasked.
-TEXT ·unmaskAVX2(SB), NOSPLIT, $32-40
+TEXT ·unmaskAVX2(SB), NOSPLIT, $32-48
 	MOVQ  b_base+0(FP), SI
 	MOVQ  b_len+8(FP), BX
 	MOVL  k+24(FP), R9
@@ -469,13 +661,13 @@ last:
 	JNZ     failed
 
 passed:
-	MOVQ BX, ret+32(FP)
+	MOVQ BX, ret+40(FP)
 	VZEROUPPER
 	RET
 
 failed:
 	// Return i, after unmasking b[i+32:].
-	MOVQ DX, ret+32(FP)
+	MOVQ DX, ret+40(FP)
 	ADDQ $32, DX
 
 rest:

@@ -252,17 +252,21 @@ func maskRest(b []byte, k uint64) {
 	}
 }
 
-// scanWindowGeneric is the generic kernel's Write: scanGeneric from the
-// state after window ctx.
-func scanWindowGeneric(p []byte, ctx uint32) int {
-	n, _ := scanGeneric(stateOf(ctx), p)
-	return n
-}
-
-// unmaskWindowGeneric is the generic kernel's Unmask.
-func unmaskWindowGeneric(b []byte, k uint32, ctx uint32) int {
-	n, _ := unmaskGeneric(stateOf(ctx), b, k)
-	return n
+// asciiShort reports whether b, of at most 15 octets, is all ASCII, with
+// two loads that overlap (one octet for 1).
+func asciiShort(b []byte) bool {
+	le := binary.LittleEndian
+	switch n := len(b); {
+	case n >= 8:
+		return (le.Uint64(b)|le.Uint64(b[n-8:]))&ascii8 == 0
+	case n >= 4:
+		return (le.Uint32(b)|le.Uint32(b[n-4:]))&0x80808080 == 0
+	case n >= 2:
+		return (le.Uint16(b)|le.Uint16(b[n-2:]))&0x8080 == 0
+	case n == 1:
+		return b[0] < 0x80
+	}
+	return true
 }
 
 // validGeneric is the generic kernel's Valid. It works like

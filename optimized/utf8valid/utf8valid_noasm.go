@@ -16,14 +16,18 @@ func archImpl(name string, _ kernel) Impl {
 	}
 }
 
-// scan is the generic kernel's Write on this build.
-func scan(_ kernel, p []byte, ctx uint32) int {
-	return scanWindowGeneric(p, ctx)
+// blocks is never called on this build, where every Validator runs the
+// generic kernel: it runs it.
+func blocks(_ kernel, p []byte, ctx uint32) int {
+	n, _ := scanGeneric(stateOf(ctx), p)
+	return n
 }
 
-// unmask is the generic kernel's Unmask on this build.
-func unmask(_ kernel, b []byte, k uint32, ctx uint32) int {
-	return unmaskWindowGeneric(b, k, ctx)
+// unmaskBlocks is never called on this build either: it runs the generic
+// kernel.
+func unmaskBlocks(_ kernel, b []byte, key uint32, ctx uint32) int {
+	n, _ := unmaskGeneric(stateOf(ctx), b, key)
+	return n
 }
 
 // valid is the generic kernel's Valid on this build.
