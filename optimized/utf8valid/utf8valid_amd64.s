@@ -74,7 +74,7 @@ DATA incompleteT<>+0x30(SB)/8, $0xffffffffffffffff
 DATA incompleteT<>+0x38(SB)/8, $0xbfdfefffffffffff
 GLOBL incompleteT<>(SB), RODATA|NOPTR, $64
 
-// SETUP512 loads the constants of CHECK512 into Z24-Z31 (clobbers R8).
+// SETUP512 loads the constants of CHECK512 into Z25-Z31 (clobbers R8).
 #define SETUP512 \
 	MOVL            $0x0f0f0f0f, R8;         \
 	VPBROADCASTD    R8, Z31; /* Z31 = 0x0f: a nibble */ \
@@ -86,8 +86,7 @@ GLOBL incompleteT<>(SB), RODATA|NOPTR, $64
 	MOVL            $0x70707070, R8;         \
 	VPBROADCASTD    R8, Z26; /* Z26 = 0x70 */ \
 	MOVL            $0x80808080, R8;         \
-	VPBROADCASTD    R8, Z25; /* Z25 = 0x80 */ \
-	VMOVDQU64       incompleteT<>(SB), Z24
+	VPBROADCASTD    R8, Z25 /* Z25 = 0x80 */
 
 // CHECK512 sets K1 to the flagged octets of the block cur after the block
 // prev (clobbers Z3-Z9):
@@ -115,6 +114,18 @@ GLOBL incompleteT<>(SB), RODATA|NOPTR, $64
 	VPTERNLOGD $0xa8, Z25, Z6, Z5; /* Z5 = must = (Z5 | Z6) & 0x80 */ \
 	VPCMPUB    $4, Z5, Z7, K1  /* K1 = special != must */
 
+// LASTMASK sets K3 = 1<<CX - 1, the mask of a last block of CX < 64
+// octets (clobbers R8).
+#define LASTMASK \
+	MOVQ  $1, R8;  \
+	SHLQ  CX, R8;  \
+	DECQ  R8;      \
+	KMOVQ R8, K3
+
+// The constants of CHECK512 are loaded by the first block that needs them:
+// R13 says whether they are (an ASCII text needs none, which saves a
+// 64-octet text about 0.6 ns).
+
 // func scanAVX512(p []byte, ctx uint32, _ kernel) int
 // Requires: AVX512F, AVX512BW
 //
@@ -126,42 +137,14 @@ TEXT ·scanAVX512(SB), NOSPLIT, $0-40
 	MOVQ p_len+8(FP), BX
 	MOVL ctx+24(FP), AX
 	XORL DX, DX           // i := 0
+	XORL R13, R13         // the constants are not loaded
 
 	// Z0 = the block before p: ctx's three octets in octets 61..63
 	// (every dword holds 0, p3, p2, p1; only the last three octets count).
 	SHLL         $8, AX
 	VPBROADCASTD AX, Z0
 	CMPQ         BX, $64
-	JAE          long
-
-	// Up to 63 octets: one block under the mask K3 of its octets. An
-	// ASCII one is flagged only if the window ends inside a UTF8-char.
-	TESTQ      BX, BX
-	JZ         passed
-	MOVQ       BX, CX
-	MOVQ       $1, R8
-	SHLQ       CX, R8
-	DECQ       R8
-	KMOVQ      R8, K3
-	VMOVDQU8.Z (SI), K3, Z1
-	VPMOVB2M   Z1, K2
-	KORTESTQ   K2, K2
-	JNZ        shortFull
-	VPCMPUB    $6, incompleteT<>(SB), Z0, K1
-	KORTESTQ   K1, K1
-	JNZ        failed
-	JMP        passed
-
-shortFull:
-	SETUP512
-	CHECK512(Z1, Z0)
-	KANDQ    K3, K1, K1
-	KORTESTQ K1, K1
-	JNZ      failed
-	JMP      passed
-
-long:
-	SETUP512
+	JB           last
 
 loop:
 	// for ; i+64 <= n; i += 64: block p[i:i+64] in Z1.
@@ -173,7 +156,7 @@ loop:
 	// An ASCII block: flagged only if the block before ends inside a
 	// UTF8-char. Then, while pairs of blocks are ASCII, skip them: one
 	// test per 128 octets, and the block before each pair is ASCII.
-	VPCMPUB $6, Z24, Z0, K1
+	VPCMPUB  $6, incompleteT<>(SB), Z0, K1
 	KORTESTQ K1, K1
 	JNZ      failed
 	ADDQ     $64, DX
@@ -195,6 +178,12 @@ runEnd:
 	JMP    next
 
 full:
+	TESTL R13, R13
+	JNZ   fullReady
+	SETUP512
+	MOVL  $1, R13
+
+fullReady:
 	CHECK512(Z1, Z0)
 	KORTESTQ  K1, K1
 	JNZ       failed
@@ -206,20 +195,32 @@ next:
 	CMPQ CX, BX
 	JBE  loop
 
+last:
 	// The r = n-i < 64 octets left, if any: K3 = 1<<r - 1, Z1 = p[i:n]
-	// and zeros, flags beyond r dropped.
+	// and zeros, flags beyond r dropped (an ASCII block: as above).
 	MOVQ       BX, CX
 	SUBQ       DX, CX
 	JZ         passed
-	MOVQ       $1, R8
-	SHLQ       CX, R8
-	DECQ       R8
-	KMOVQ      R8, K3
+	LASTMASK
 	VMOVDQU8.Z (SI)(DX*1), K3, Z1
-	CHECK512(Z1, Z0)
-	KANDQ      K3, K1, K1
+	VPMOVB2M   Z1, K2
+	KORTESTQ   K2, K2
+	JNZ        lastFull
+	VPCMPUB    $6, incompleteT<>(SB), Z0, K1
 	KORTESTQ   K1, K1
 	JNZ        failed
+	JMP        passed
+
+lastFull:
+	TESTL R13, R13
+	JNZ   lastReady
+	SETUP512
+
+lastReady:
+	CHECK512(Z1, Z0)
+	KANDQ    K3, K1, K1
+	KORTESTQ K1, K1
+	JNZ      failed
 
 passed:
 	MOVQ BX, ret+32(FP)
@@ -234,38 +235,20 @@ failed:
 // func validAVX512Asm(b []byte) bool
 // Requires: AVX512F, AVX512BW
 //
-// validAVX512Asm works like validGeneric: scanAVX512's blocks from an empty
-// window, then a last block, b's r = len(b) mod 64 last octets (r may be
-// 0) followed by zeros, whose flags all count: the first zero after b is
-// flagged exactly when b ends inside a UTF8-char or with C0, C1, F5-FF
-// (p1 >= 0xC0, p2 >= 0xE0 or p3 >= 0xF0 before an ASCII octet), and the
-// zeros after it only when it is.
+// validAVX512Asm works like validGeneric: scanAVX512's blocks from an
+// empty window, then a last block, b's r = len(b) mod 64 last octets (r
+// may be 0) followed by zeros, whose flags all count: the first zero after
+// b is flagged exactly when b ends inside a UTF8-char or with C0, C1,
+// F5-FF (p1 >= 0xC0, p2 >= 0xE0 or p3 >= 0xF0 before an ASCII octet), and
+// the zeros after it only when it is.
 TEXT ·validAVX512Asm(SB), NOSPLIT, $0-25
 	MOVQ   b_base+0(FP), SI
 	MOVQ   b_len+8(FP), BX
 	XORL   DX, DX           // i := 0
+	XORL   R13, R13         // the constants are not loaded
 	VPXORQ Z0, Z0, Z0       // the block before b: nothing
 	CMPQ   BX, $64
-	JAE    long
-
-	// Up to 63 octets: the last block only. An ASCII one is valid.
-	MOVQ       BX, CX
-	MOVQ       $1, R8
-	SHLQ       CX, R8
-	DECQ       R8
-	KMOVQ      R8, K3
-	VMOVDQU8.Z (SI), K3, Z1
-	VPMOVB2M   Z1, K2
-	KORTESTQ   K2, K2
-	JZ         valid
-	SETUP512
-	CHECK512(Z1, Z0)
-	KORTESTQ   K1, K1
-	JNZ        invalid
-	JMP        valid
-
-long:
-	SETUP512
+	JB     last
 
 loop:
 	// for ; i+64 <= n; i += 64, as in scanAVX512.
@@ -273,7 +256,7 @@ loop:
 	VPMOVB2M  Z1, K2
 	KORTESTQ  K2, K2
 	JNZ       full
-	VPCMPUB   $6, Z24, Z0, K1
+	VPCMPUB   $6, incompleteT<>(SB), Z0, K1
 	KORTESTQ  K1, K1
 	JNZ       invalid
 	ADDQ      $64, DX
@@ -295,6 +278,12 @@ runEnd:
 	JMP    next
 
 full:
+	TESTL R13, R13
+	JNZ   fullReady
+	SETUP512
+	MOVL  $1, R13
+
+fullReady:
 	CHECK512(Z1, Z0)
 	KORTESTQ  K1, K1
 	JNZ       invalid
@@ -306,25 +295,28 @@ next:
 	CMPQ CX, BX
 	JBE  loop
 
+last:
 	// The last block: b[i:n] (r = n-i, 0..63 octets) and zeros. ASCII
 	// (r = 0 included): flagged only if the block before ends inside a
 	// UTF8-char.
 	MOVQ       BX, CX
 	SUBQ       DX, CX
-	MOVQ       $1, R8
-	SHLQ       CX, R8
-	DECQ       R8
-	KMOVQ      R8, K3
+	LASTMASK
 	VMOVDQU8.Z (SI)(DX*1), K3, Z1
 	VPMOVB2M   Z1, K2
 	KORTESTQ   K2, K2
 	JNZ        lastFull
-	VPCMPUB    $6, Z24, Z0, K1
+	VPCMPUB    $6, incompleteT<>(SB), Z0, K1
 	KORTESTQ   K1, K1
 	JNZ        invalid
 	JMP        valid
 
 lastFull:
+	TESTL R13, R13
+	JNZ   lastReady
+	SETUP512
+
+lastReady:
 	CHECK512(Z1, Z0)
 	KORTESTQ K1, K1
 	JNZ      invalid
@@ -347,34 +339,35 @@ invalid:
 // back, then checked from the register. After the first flagged block it
 // only unmasks the rest of b.
 TEXT ·unmaskAVX512(SB), NOSPLIT, $0-48
-	MOVQ  b_base+0(FP), SI
-	MOVQ  b_len+8(FP), BX
-	MOVL  k+24(FP), R9
-	MOVL  ctx+28(FP), AX
-	XORL  DX, DX           // i := 0
-	TESTQ BX, BX
-	JZ    passed
-	SETUP512
-	VPBROADCASTD R9, Z23   // Z23 = the key
+	MOVQ         b_base+0(FP), SI
+	MOVQ         b_len+8(FP), BX
+	MOVL         k+24(FP), R9
+	MOVL         ctx+28(FP), AX
+	XORL         DX, DX           // i := 0
+	XORL         R13, R13         // the constants are not loaded
+	VPBROADCASTD R9, Z23          // Z23 = the key
 	SHLL         $8, AX
-	VPBROADCASTD AX, Z0    // the block before b, as in scanAVX512
+	VPBROADCASTD AX, Z0           // the block before b, as in scanAVX512
 	CMPQ         BX, $64
 	JB           last
 
 loop:
-	// b[i:i+64] ^= key, then check it.
+	// b[i:i+64] ^= key, then check it (an ASCII block: as in scanAVX512).
 	VPXORD    (SI)(DX*1), Z23, Z1
 	VMOVDQU64 Z1, (SI)(DX*1)
 	VPMOVB2M  Z1, K2
 	KORTESTQ  K2, K2
 	JNZ       full
-
-	// An ASCII block: flagged only if the block before ends inside a
-	// UTF8-char.
-	VPCMPUB $6, Z24, Z0, K1
-	JMP     checked
+	VPCMPUB   $6, incompleteT<>(SB), Z0, K1
+	JMP       checked
 
 full:
+	TESTL R13, R13
+	JNZ   fullReady
+	SETUP512
+	MOVL  $1, R13
+
+fullReady:
 	CHECK512(Z1, Z0)
 
 checked:
@@ -391,17 +384,19 @@ last:
 	MOVQ       BX, CX
 	SUBQ       DX, CX
 	JZ         passed
-	MOVQ       $1, R8
-	SHLQ       CX, R8
-	DECQ       R8
-	KMOVQ      R8, K3
+	LASTMASK
 	VMOVDQU8.Z (SI)(DX*1), K3, Z1
 	VPXORD     Z23, Z1, Z1
 	VMOVDQU8   Z1, K3, (SI)(DX*1)
+	TESTL      R13, R13
+	JNZ        lastReady
+	SETUP512
+
+lastReady:
 	CHECK512(Z1, Z0)
-	KANDQ      K3, K1, K1
-	KORTESTQ   K1, K1
-	JNZ        failed
+	KANDQ    K3, K1, K1
+	KORTESTQ K1, K1
+	JNZ      failed
 
 passed:
 	MOVQ BX, ret+40(FP)
@@ -427,10 +422,7 @@ restLast:
 	MOVQ       BX, CX
 	SUBQ       DX, CX
 	JLE        done
-	MOVQ       $1, R8
-	SHLQ       CX, R8
-	DECQ       R8
-	KMOVQ      R8, K3
+	LASTMASK
 	VMOVDQU8.Z (SI)(DX*1), K3, Z1
 	VPXORD     Z23, Z1, Z1
 	VMOVDQU8   Z1, K3, (SI)(DX*1)
