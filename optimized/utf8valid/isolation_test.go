@@ -3,6 +3,8 @@
 package utf8valid
 
 import (
+	"bytes"
+	"math/rand/v2"
 	"os"
 	"regexp"
 	"slices"
@@ -42,7 +44,7 @@ func TestVariantsIsolated(t *testing.T) {
 	}
 	for fn, body := range map[string]string{"validAVX512": "validAVX512Asm(", "validAVX2": "validAVX2Blocks(", "validAVX2Blocks": "scanAVX2("} {
 		got := goBody(string(src), fn)
-		if !strings.Contains(got, body) || regexp.MustCompile(`\b(Valid|valid|scan|blocks|scanBlocks)\(`).MatchString(got) {
+		if !strings.Contains(got, body) || regexp.MustCompile(`\b(Valid|valid|scan|blocks|scanBlocks|validAVX512|validAVX2)\(`).MatchString(got) {
 			t.Errorf("%s must call %s and nothing that dispatches:\n%s", fn, body, got)
 		}
 	}
@@ -85,6 +87,38 @@ func TestInlined(t *testing.T) {
 	for _, fn := range []string{"blocks", "step", "(*Validator).state", "window3", "(*Validator).kernel"} {
 		if inlinecheck.Inlined(out, `utf8valid\.go`, fn) == 0 {
 			t.Errorf("%s is no longer inlined into utf8valid.go (go build -gcflags=-m=2 . gives its cost)", fn)
+		}
+	}
+}
+
+// TestKernelsDirect calls the assembly kernels themselves at every length
+// 0..maxLen, those the API leaves to the automaton (under 16 octets for
+// Valid and Write, 8 for Unmask) included, after each window of
+// modelWindows, and checks settle's answer against the automaton's.
+func TestKernelsDirect(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 7))
+	for _, k := range []kernel{kernelAVX512, kernelAVX2} {
+		if k == kernelAVX512 && !useAVX512 || k == kernelAVX2 && !useAVX2 {
+			continue
+		}
+		for n := 0; n <= maxLen; n++ {
+			for i, txt := range variants(r, n) {
+				ctx := modelWindows[(n+i)%len(modelWindows)]
+				want, _ := scanGeneric(stateOf(ctx), txt)
+				if got := settle(ctx, txt, scanBlocks(txt, ctx, k)); got != want {
+					t.Fatalf("kernel %d: scan(% x after %06x) settles at %d, want %d", k, txt, ctx, got, want)
+				}
+				b := masked(txt, [4]byte{5, 6, 7, 8}, 0)
+				if got := settle(ctx, b, unmaskBlocksAsm(b, 0x08070605, ctx, k)); got != want || !bytes.Equal(b, txt) {
+					t.Fatalf("kernel %d: unmask(% x after %06x) settles at %d, % x; want %d", k, txt, ctx, got, b, want)
+				}
+				if k == kernelAVX512 && validAVX512Asm(txt) != validGeneric(txt) {
+					t.Fatalf("validAVX512Asm(% x) = %v", txt, !validGeneric(txt))
+				}
+				if k == kernelAVX2 && validAVX2Blocks(txt) != validGeneric(txt) {
+					t.Fatalf("validAVX2Blocks(% x) = %v", txt, !validGeneric(txt))
+				}
+			}
 		}
 	}
 }

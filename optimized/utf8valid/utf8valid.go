@@ -92,12 +92,19 @@ type Validator struct {
 // stKnown marks Validator.st as the automaton's state.
 const stKnown = 0x80
 
-// smallWrite is the length under which Write and Unmask run the automaton
-// from its state, whatever the kernel: below 16 octets it costs about what
-// a SIMD kernel's call and set-up do (BenchmarkUTF8Stream, write=16), and
-// 1-octet Writes, as a server that reads a frame octet by octet makes,
-// take one step instead of a call into assembly.
-const smallWrite = 16
+// smallWrite and smallUnmask are the lengths under which Write and Unmask
+// run the automaton from its state, whatever the kernel. A SIMD kernel's
+// first block has a latency of about 25 cycles (the masked load, the
+// shuffles and the lookups, then the test of the flags) that no short text
+// avoids, while the automaton takes a cycle or two per octet: 1-octet
+// Writes, as a server that reads a frame octet by octet makes, take one
+// step instead of a call into assembly. Unmask's automaton also unmasks
+// each octet of the tail one at a time, so it switches earlier: its cost
+// at 7 octets must stay under 1.1 times the kernel's at 8 (SweepUnmask).
+const (
+	smallWrite  = 16
+	smallUnmask = 8
+)
 
 // state returns the automaton's state after ctx.
 func (v *Validator) state() uint64 {
@@ -184,7 +191,7 @@ func (v *Validator) Unmask(b []byte, key [4]byte, pos int) (next, n int, err err
 			unmaskBlocks(kn, b, k, 0)
 		}
 		return next, 0, ErrInvalid
-	case len(b) < smallWrite || kn == kernelGeneric:
+	case len(b) < smallUnmask || kn == kernelGeneric:
 		var s uint64
 		if n, s = unmaskGeneric(v.state(), b, k); n < len(b) {
 			n, err = v.fail(n)
