@@ -30,6 +30,11 @@ type badCount struct{ n int }
 
 func (b badCount) Read(p []byte) (int, error) { return b.n, nil }
 
+// zeroCount is an io.Reader that returns no octets and its error.
+type zeroCount struct{ err error }
+
+func (z zeroCount) Read(p []byte) (int, error) { return 0, z.err }
+
 func masked(text []byte, key [4]byte) []byte {
 	m := bytes.Clone(text)
 	websocket.Mask(m, key, 0)
@@ -46,16 +51,34 @@ func TestReaderFrames(t *testing.T) {
 	for size := 1; size <= 7; size++ {
 		var v Validator
 		r := NewReader(&chunks{masked(f1, k1), size}, k1, &v)
-		got, err := io.ReadAll(r)
+		got, err := readAll(r)
 		if err != nil || !bytes.Equal(got, f1) || v.Close() != ErrIncomplete {
 			t.Fatalf("size %d: frame 1 = % x, %v, Close %v; want % x, nil, ErrIncomplete", size, got, err, v.Close(), f1)
 		}
 		r.Reset(&chunks{masked(f2, k2), size}, k2)
-		got, err = io.ReadAll(r)
+		got, err = readAll(r)
 		if err != nil || !bytes.Equal(got, f2) || v.Close() != nil || v.Offset() != int64(len(f1)+len(f2)) {
 			t.Fatalf("size %d: frame 2 = % x, %v, Close %v, Offset %d; want % x, nil, nil, %d", size, got, err, v.Close(), v.Offset(), f2, len(f1)+len(f2))
 		}
 	}
+}
+
+// readAll is io.ReadAll for the payloads here, with a bound on the number
+// of reads: a Reader that never returns io.EOF fails instead of hanging.
+func readAll(r io.Reader) ([]byte, error) {
+	var out []byte
+	p := make([]byte, 64)
+	for range 1000 {
+		n, err := r.Read(p)
+		out = append(out, p[:n]...)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, errors.New("no io.EOF after 1000 reads")
 }
 
 // TestReaderInvalid checks that ErrInvalid comes with the read that holds
@@ -103,6 +126,13 @@ func TestReaderInvalidRead(t *testing.T) {
 		}
 		if r.pos != 0 || v.Offset() != 0 || v.Close() != nil {
 			t.Fatalf("count %d: position %d, Offset %d, Close %v; want 0, 0, nil", n, r.pos, v.Offset(), v.Close())
+		}
+	}
+	// A count of 0 is a count: 0 and the reader's error, nothing else.
+	for _, rerr := range []error{nil, io.EOF} {
+		r := NewReader(zeroCount{rerr}, key, &v)
+		if got, err := r.Read(make([]byte, 4)); got != 0 || err != rerr {
+			t.Fatalf("count 0 with %v: Read = %d, %v; want 0, %v", rerr, got, err, rerr)
 		}
 	}
 	// A good read after a bad one starts at key octet 0.
