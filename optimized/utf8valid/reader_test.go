@@ -91,7 +91,16 @@ func (b badCount) Read(p []byte) (int, error) { return b.n, nil }
 func TestReaderInvalidRead(t *testing.T) {
 	key := [4]byte{0x37, 0xfa, 0x21, 0x3d}
 	for _, im := range withDispatch(t) {
+		// A count of 0 and one of len(p) are counts.
 		v := im.NewValidator()
+		for _, n := range []int{0, 4} {
+			rd := NewReader(badCount{n}, key, v)
+			p := masked([]byte("abcd"), key, 0)
+			if got, err := rd.Read(p); got != n || err != nil || string(p[:n]) != "abcd"[:n] {
+				t.Errorf("%s: count %d of 4: Read = %d, %v, % x", im.Name, n, got, err, p)
+			}
+		}
+		v = im.NewValidator()
 		for _, n := range []int{-1, 5} {
 			rd := NewReader(badCount{n}, key, v)
 			p := []byte{0xFF, 0xFF, 0xFF, 0xFF}

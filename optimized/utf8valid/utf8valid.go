@@ -152,7 +152,7 @@ func (v *Validator) Write(p []byte) (n int, err error) {
 	default:
 		// A SIMD kernel. Its common result, every block passed and p
 		// ending below C0, needs no settle.
-		if s := blocks(k, p, v.ctx); s < len(p) || p[s-1] >= 0xC0 {
+		if s := blocks(k, p, v.ctx); s != len(p) || p[s-1] >= 0xC0 {
 			if n = settle(v.ctx, p, s); n < len(p) {
 				return v.fail(n)
 			}
@@ -185,11 +185,8 @@ func (v *Validator) Unmask(b []byte, key [4]byte, pos int) (next, n int, err err
 	kn := v.kernel()
 	switch {
 	case v.failed:
-		if kn == kernelGeneric {
-			unmaskGeneric(sAccept, b, k)
-		} else {
-			unmaskBlocks(kn, b, k, 0)
-		}
+		// Nothing is left to check: only unmask.
+		maskRest(b, uint64(k)*(1<<32|1))
 		return next, 0, ErrInvalid
 	case len(b) < smallUnmask || kn == kernelGeneric:
 		var s uint64
@@ -199,7 +196,7 @@ func (v *Validator) Unmask(b []byte, key [4]byte, pos int) (next, n int, err err
 		}
 		v.st = uint8(s&63) | stKnown
 	default:
-		if s := unmaskBlocks(kn, b, k, v.ctx); s < len(b) || b[s-1] >= 0xC0 {
+		if s := unmaskBlocks(kn, b, k, v.ctx); s != len(b) || b[s-1] >= 0xC0 {
 			if n = settle(v.ctx, b, s); n < len(b) {
 				n, err = v.fail(n)
 				return next, n, err

@@ -165,12 +165,15 @@ const ascii8 = 0x8080808080808080 // the high bit of each octet of a word
 func scanGeneric(s uint64, p []byte) (int, uint64) {
 	le := binary.LittleEndian
 	q := p
-	for len(q) >= 8 {
+	// The length tests are written > 7 and > 15 (not >= 8 and >= 16) so
+	// that their boundary mutants read past the end and panic, where >= 9
+	// would only hand 8 octets to the octet loop (docs/mutation.md).
+	for len(q) > 7 {
 		if s&63 == sAccept {
-			for len(q) >= 16 && (le.Uint64(q)|le.Uint64(q[8:16]))&ascii8 == 0 {
+			for len(q) > 15 && (le.Uint64(q)|le.Uint64(q[8:16]))&ascii8 == 0 {
 				q = q[16:]
 			}
-			if len(q) < 8 {
+			if len(q) <= 7 {
 				break
 			}
 		}
@@ -217,7 +220,7 @@ func unmaskGeneric(s uint64, b []byte, k uint32) (int, uint64) {
 	le := binary.LittleEndian
 	k64 := uint64(k) * (1<<32 | 1)
 	q := b
-	for len(q) >= 8 {
+	for len(q) > 7 {
 		w := le.Uint64(q) ^ k64
 		le.PutUint64(q, w)
 		if s&63 != sAccept || w&ascii8 != 0 {
@@ -243,7 +246,7 @@ func unmaskGeneric(s uint64, b []byte, k uint32) (int, uint64) {
 // maskRest XORs b in place with the key word k, whose low octet is b[0]'s.
 func maskRest(b []byte, k uint64) {
 	le := binary.LittleEndian
-	for len(b) >= 8 {
+	for len(b) > 7 {
 		le.PutUint64(b, le.Uint64(b)^k)
 		b = b[8:]
 	}
