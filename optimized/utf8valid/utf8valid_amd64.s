@@ -336,8 +336,10 @@ invalid:
 //
 // unmaskAVX512 is scanAVX512 fused with masking: each block is b[i:i+64]
 // XOR k (the key word broadcast; blocks start at multiples of 4), stored
-// back, then checked from the register. After the first flagged block it
-// only unmasks the rest of b.
+// back, then checked from the register, two blocks a turn: a pair that is
+// all ASCII is checked with one test (as scanAVX512's runs), which lets
+// ASCII go at about the rate of masking alone. After the first flagged
+// block it only unmasks the rest of b.
 TEXT ·unmaskAVX512(SB), NOSPLIT, $0-48
 	MOVQ         b_base+0(FP), SI
 	MOVQ         b_len+8(FP), BX
@@ -348,36 +350,68 @@ TEXT ·unmaskAVX512(SB), NOSPLIT, $0-48
 	VPBROADCASTD R9, Z23          // Z23 = the key
 	SHLL         $8, AX
 	VPBROADCASTD AX, Z0           // the block before b, as in scanAVX512
-	CMPQ         BX, $64
-	JB           last
+	CMPQ         BX, $128
+	JB           single
 
-loop:
-	// b[i:i+64] ^= key, then check it (an ASCII block: as in scanAVX512).
+pair:
+	// for ; i+128 <= n; i += 128: b[i:i+64] ^= key in Z1, b[i+64:i+128]
+	// in Z2, both stored, then checked.
 	VPXORD    (SI)(DX*1), Z23, Z1
+	VPXORD    64(SI)(DX*1), Z23, Z2
 	VMOVDQU64 Z1, (SI)(DX*1)
-	VPMOVB2M  Z1, K2
+	VMOVDQU64 Z2, 64(SI)(DX*1)
+	VPORQ     Z1, Z2, Z3
+	VPMOVB2M  Z3, K2
 	KORTESTQ  K2, K2
-	JNZ       full
-	VPCMPUB   $6, incompleteT<>(SB), Z0, K1
-	JMP       checked
+	JNZ       pairFull
 
-full:
+	// Both ASCII: flagged only if the block before ends inside a
+	// UTF8-char (then at the first octet), and the next block's is ASCII.
+	VPCMPUB  $6, incompleteT<>(SB), Z0, K1
+	KORTESTQ K1, K1
+	JNZ      failedFirst
+	VPXORQ   Z0, Z0, Z0
+	JMP      pairNext
+
+pairFull:
 	TESTL R13, R13
-	JNZ   fullReady
+	JNZ   pairReady
 	SETUP512
 	MOVL  $1, R13
 
-fullReady:
+pairReady:
 	CHECK512(Z1, Z0)
+	KORTESTQ K1, K1
+	JNZ      failedFirst
+	CHECK512(Z2, Z1)
+	KORTESTQ K1, K1
+	JNZ      failedSecond
+	VMOVDQA64 Z2, Z0
 
-checked:
+pairNext:
+	ADDQ $128, DX
+	LEAQ 128(DX), CX
+	CMPQ CX, BX
+	JBE  pair
+
+single:
+	// One more whole block, if 64 octets or more are left.
+	LEAQ      64(DX), CX
+	CMPQ      CX, BX
+	JA        last
+	VPXORD    (SI)(DX*1), Z23, Z1
+	VMOVDQU64 Z1, (SI)(DX*1)
+	TESTL     R13, R13
+	JNZ       singleReady
+	SETUP512
+	MOVL      $1, R13
+
+singleReady:
+	CHECK512(Z1, Z0)
 	KORTESTQ  K1, K1
 	JNZ       failed
 	VMOVDQA64 Z1, Z0
 	ADDQ      $64, DX
-	LEAQ      64(DX), CX
-	CMPQ      CX, BX
-	JBE       loop
 
 last:
 	// b[i:n] ^= key under the mask K3 of its r octets, then check it.
@@ -403,9 +437,22 @@ passed:
 	VZEROUPPER
 	RET
 
+failedSecond:
+	// The second block of a pair: return i+64; both are unmasked.
+	ADDQ $64, DX
+
+failedFirst:
+	// The first block of a pair: return i; the second is unmasked too,
+	// so the rest starts at i+128 (pairs start at multiples of 128, so
+	// from either block that is DX rounded down to one, plus 128).
+	MOVQ DX, ret+40(FP)
+	ANDQ $-128, DX
+	ADDQ $128, DX
+	JMP  rest
+
 failed:
-	// Return i, after unmasking b[i+64:], the blocks not yet unmasked
-	// (none if the flagged block was the last one).
+	// A single or last block: return i, after unmasking b[i+64:], the
+	// blocks not yet unmasked (none if the flagged block was the last).
 	MOVQ DX, ret+40(FP)
 	ADDQ $64, DX
 
