@@ -45,7 +45,7 @@ bench-peers:
 # (docs/performance.md). SWEEPLINK= measures the default link.
 SWEEPTIME ?= 20ms
 SWEEPLINK ?= -ldflags=-funcalign=64
-SWEEPS    ?= Checksum Mask MaskCopy Varint Header
+SWEEPS    ?= Checksum Mask MaskCopy Varint Header UTF8 Unmask
 BENCHSTAT ?= $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 bench-sweep:
 	mkdir -p docs/perf

@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 GREMLINS_VERSION=v0.6.0
-pkgs=${MUTATION_PKGS:-"optimized/checksum optimized/websocket optimized/quic reference/checksum reference/websocket reference/quic"}
+pkgs=${MUTATION_PKGS:-"optimized/checksum optimized/websocket optimized/quic optimized/utf8valid reference/checksum reference/websocket reference/quic reference/utf8valid"}
 out=${MUTATION_OUT:-out/mutation}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)

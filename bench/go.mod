@@ -7,6 +7,7 @@ replace github.com/equivcheck/equivcheck => ../
 require (
 	github.com/gobwas/ws v1.5.0
 	github.com/quic-go/quic-go v0.65.0
+	github.com/segmentio/asm v1.2.1
 	gvisor.dev/gvisor v0.0.0-20260905035102-160fafc42237
 )
 

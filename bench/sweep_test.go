@@ -314,3 +314,48 @@ func BenchmarkSweepHeader(b *testing.B) {
 		})
 	}
 }
+
+// utf8SweepSizes returns sweepSizes up to 1 MiB + 1: the validators'
+// larger sizes only repeat the memory system's rate.
+func utf8SweepSizes() []int {
+	var sizes []int
+	for _, n := range sweepSizes() {
+		if n <= 1<<20+1 {
+			sizes = append(sizes, n)
+		}
+	}
+	return sizes
+}
+
+// BenchmarkSweepUTF8 compares utf8valid.Valid with unicode/utf8.Valid and
+// segmentio/asm/utf8.Valid for every class of text of utf8valid_test.go at
+// every size, each benchmark cycling through its texts (utf8Texts).
+func BenchmarkSweepUTF8(b *testing.B) {
+	for _, class := range utf8ClassNames {
+		for _, size := range utf8SweepSizes() {
+			texts := utf8Texts(class, size)
+			name := fmt.Sprintf("class=%s/size=%d", class, size)
+			b.Run(name+"/impl=equivcheck", benchUTF8Valid(texts))
+			b.Run(name+"/impl=stdlib", benchStdlibValid(texts))
+			b.Run(name+"/impl=segmentio", benchSegmentioValid(texts))
+		}
+	}
+}
+
+// BenchmarkSweepUnmask compares a Validator's Unmask (the fused path) with
+// websocket.Mask followed by utf8valid.Valid, for mixed text and ASCII at
+// every size up to 64 KiB + 1, each cycling through its texts with
+// fusedKey (see utf8Classes).
+func BenchmarkSweepUnmask(b *testing.B) {
+	for _, class := range []string{"ascii", "mixed"} {
+		for _, size := range utf8SweepSizes() {
+			if size > 64<<10+1 {
+				break
+			}
+			texts := utf8Texts(class, size)
+			name := fmt.Sprintf("class=%s/size=%d", class, size)
+			b.Run(name+"/impl=equivcheck", benchUnmask(texts))
+			b.Run(name+"/impl=mask+valid", benchMaskValid(texts))
+		}
+	}
+}

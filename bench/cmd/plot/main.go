@@ -32,31 +32,48 @@ type target struct {
 	ratio    float64 // the curve must be at least this
 	from, to float64 // x range, inclusive
 	label    string
+	skip     string // curves whose label contains this are exempt ("" for none)
+}
+
+// A monotone target bounds equivcheck's own times: over x in [from, to],
+// no point may take more than limit times some point further right (a
+// longer input) of the same curve.
+type monotone struct {
+	from, to, limit float64
+	label           string
 }
 
 // A chart describes how to plot one benchmark of the sweep.
 type chart struct {
-	bench   string // benchmark name, e.g. "SweepChecksum"
-	file    string // SVG file name
-	title   string
-	x       string // the name=value key on the x axis
-	xLabel  string
-	logX    bool
-	targets []target
+	bench    string // benchmark name, e.g. "SweepChecksum"
+	file     string // SVG file name
+	title    string
+	x        string // the name=value key on the x axis
+	xLabel   string
+	logX     bool
+	targets  []target
+	monotone *monotone
 }
 
 var charts = []chart{
 	{"SweepChecksum", "sweep-checksum.svg", "Internet checksum: gvisor time / equivcheck time", "size", "input size (bytes)", true,
-		[]target{{"gvisor", 2, 20, 65536, "2× gvisor, 20 B–64 KiB"}, {"gvisor", 1, 1, 4 << 20, "no dip"}}},
+		[]target{{"gvisor", 2, 20, 65536, "2× gvisor, 20 B–64 KiB", ""}, {"gvisor", 1, 1, 4 << 20, "no dip", ""}}, nil},
 	{"SweepMask", "sweep-mask.svg", "WebSocket masking: peer time / equivcheck time", "size", "payload size (bytes)", true,
-		[]target{{"gobwas", 1.5, 1024, 65536, "1.5× gobwas, 1–64 KiB"}, {"gobwas", 1, 1 << 20, 4<<20 + 1, "≥ gobwas, ≥ 1 MiB"},
-			{"gobwas", 1, 1, 4<<20 + 1, "no dip"}, {"copy", 1 / 1.5, 16, 125, "≤ 1.5× copy, 16–125 B"}}},
+		[]target{{"gobwas", 1.5, 1024, 65536, "1.5× gobwas, 1–64 KiB", ""}, {"gobwas", 1, 1 << 20, 4<<20 + 1, "≥ gobwas, ≥ 1 MiB", ""},
+			{"gobwas", 1, 1, 4<<20 + 1, "no dip", ""}, {"copy", 1 / 1.5, 16, 125, "≤ 1.5× copy, 16–125 B", ""}}, nil},
 	{"SweepMaskCopy", "sweep-maskcopy.svg", "WebSocket MaskCopy: copy time / equivcheck time", "size", "payload size (bytes)", true,
-		[]target{{"copy", 1 / 1.5, 16, 125, "≤ 1.5× copy, 16–125 B"}}},
+		[]target{{"copy", 1 / 1.5, 16, 125, "≤ 1.5× copy, 16–125 B", ""}}, nil},
 	{"SweepVarint", "sweep-varint.svg", "QUIC varint: quicvarint time / equivcheck time", "tail", "bytes after the encoding", false,
-		[]target{{"quicgo", 1.3, 0, 8, "1.3× quicvarint"}}},
+		[]target{{"quicgo", 1.3, 0, 8, "1.3× quicvarint", ""}}, nil},
 	{"SweepHeader", "sweep-header.svg", "QUIC header: copy20 time / equivcheck time", "cid", "connection ID length (bytes)", false,
-		nil},
+		nil, nil},
+	{"SweepUTF8", "sweep-utf8.svg", "UTF-8 validation: peer time / equivcheck time", "size", "text size (bytes)", true,
+		[]target{{"stdlib", 1, 1, 1<<20 + 1, "≥ unicode/utf8, every size", ""},
+			{"segmentio", 1, 16, 1<<20 + 1, "≥ segmentio from 16 B", ""},
+			{"stdlib", 8, 1024, 1 << 20, "8× unicode/utf8, 1 KiB–1 MiB", "class=ascii"}}, nil},
+	{"SweepUnmask", "sweep-unmask.svg", "Unmask fused with validation: mask+valid time / equivcheck time", "size", "fragment size (bytes)", true,
+		[]target{{"mask+valid", 1.5, 16383, 16385, "1.5× Mask then Valid, 16 KiB", ""}},
+		&monotone{1, 256, 1.1, "no length 1–256 B over 1.1× a longer one"}},
 }
 
 // A point is one row of the sweep: its coordinates, each impl's median
@@ -92,6 +109,9 @@ func main() {
 			continue
 		}
 		summarize(os.Stdout, c, series)
+		if c.monotone != nil {
+			summarizeMonotone(os.Stdout, *c.monotone, baseSeries(points[c.bench], c.x))
+		}
 		svg := render(c, series)
 		if err := os.WriteFile(filepath.Join(*out, c.file), []byte(svg), 0o644); err != nil {
 			log.Fatal(err)
@@ -239,7 +259,7 @@ func summarize(w io.Writer, c chart, all []*series) {
 		}
 		fmt.Fprintf(w, "  %-28s %d points, ratio %.2f..%.2f\n", s.label, len(s.xs), lo, hi)
 		for _, t := range c.targets {
-			if t.peer != s.peer {
+			if t.peer != s.peer || t.skip != "" && strings.Contains(s.label, t.skip) {
 				continue
 			}
 			worst, at, miss, sig, n := math.Inf(1), 0.0, 0, 0, 0
@@ -262,6 +282,69 @@ func summarize(w io.Writer, c chart, all []*series) {
 				fmt.Fprintf(w, "    %-24s worst %.2f at %s=%s; %d of %d points below %.2f, %d of them significant\n",
 					t.label, worst, c.x, strconv.FormatFloat(at, 'f', -1, 64), miss, n, t.ratio, sig)
 			}
+		}
+	}
+}
+
+// baseSeries groups equivcheck's own times (seconds) into one series per
+// value of the coordinates other than x, sorted by x.
+func baseSeries(points []point, x string) []*series {
+	byLabel := map[string]*series{}
+	var order []string
+	for _, p := range points {
+		t, ok := p.times["equivcheck"]
+		xv, err := strconv.ParseFloat(p.keys[x], 64)
+		if !ok || err != nil {
+			continue
+		}
+		var rest []string
+		for k, v := range p.keys {
+			if k != x {
+				rest = append(rest, k+"="+v)
+			}
+		}
+		sort.Strings(rest)
+		label := strings.Join(append([]string{"equivcheck"}, rest...), " ")
+		s := byLabel[label]
+		if s == nil {
+			s = &series{peer: "equivcheck", label: label}
+			byLabel[label] = s
+			order = append(order, label)
+		}
+		s.xs, s.ys, s.sig = append(s.xs, xv), append(s.ys, t), append(s.sig, false)
+	}
+	sort.Strings(order)
+	out := make([]*series, 0, len(order))
+	for _, l := range order {
+		sort.Sort(byX{byLabel[l]})
+		out = append(out, byLabel[l])
+	}
+	return out
+}
+
+// summarizeMonotone writes, for each series of absolute times, the worst
+// ratio of a point in [m.from, m.to] to the fastest point to its right,
+// where it occurs, and how many points exceed m.limit.
+func summarizeMonotone(w io.Writer, m monotone, all []*series) {
+	for _, s := range all {
+		worst, at, over, n := 0.0, 0.0, 0, 0
+		right := math.Inf(1) // the fastest time to the right of i
+		for i := len(s.xs) - 1; i >= 0; i-- {
+			if x := s.xs[i]; x >= m.from && x <= m.to && !math.IsInf(right, 1) {
+				n++
+				r := s.ys[i] / right
+				if r > m.limit {
+					over++
+				}
+				if r > worst {
+					worst, at = r, x
+				}
+			}
+			right = math.Min(right, s.ys[i])
+		}
+		if n > 0 {
+			fmt.Fprintf(w, "  %-28s %s: worst %.2f at %s; %d of %d points above %.2f\n",
+				s.label, m.label, worst, strconv.FormatFloat(at, 'f', -1, 64), over, n, m.limit)
 		}
 	}
 }

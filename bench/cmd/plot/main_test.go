@@ -60,7 +60,7 @@ func TestSummaryAndSVG(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := chart{bench: "SweepMask", x: "size", logX: true, title: "t",
-		targets: []target{{"gobwas", 1.5, 1, 100, "1.5× gobwas"}}}
+		targets: []target{{"gobwas", 1.5, 1, 100, "1.5× gobwas", ""}}}
 	all := ratios(points["SweepMask"], "size")
 	var sum bytes.Buffer
 	summarize(&sum, c, all)
@@ -70,5 +70,37 @@ func TestSummaryAndSVG(t *testing.T) {
 	svg := render(c, all)
 	if !strings.HasPrefix(svg, "<svg") || strings.Count(svg, "<polyline") != 2 {
 		t.Errorf("render: want an <svg> with 2 polylines, got:\n%s", svg)
+	}
+}
+
+// TestMonotone checks the bound on equivcheck's own times: a point is
+// compared with the fastest point to its right, and the last point with
+// nothing.
+func TestMonotone(t *testing.T) {
+	points := []point{
+		{keys: map[string]string{"size": "1", "class": "a"}, times: map[string]float64{"equivcheck": 3e-9}},
+		{keys: map[string]string{"size": "2", "class": "a"}, times: map[string]float64{"equivcheck": 2e-9}},
+		{keys: map[string]string{"size": "3", "class": "a"}, times: map[string]float64{"equivcheck": 2.5e-9}},
+	}
+	var out bytes.Buffer
+	summarizeMonotone(&out, monotone{1, 3, 1.1, "mono"}, baseSeries(points, "size"))
+	if want := "equivcheck class=a"; !strings.Contains(out.String(), want) ||
+		!strings.Contains(out.String(), "mono: worst 1.50 at 1; 1 of 2 points above 1.10") {
+		t.Errorf("summary = %q", out.String())
+	}
+}
+
+// TestSkip checks that a target with skip leaves out the curves whose
+// label contains it.
+func TestSkip(t *testing.T) {
+	c := chart{bench: "S", x: "size", targets: []target{{"p", 2, 1, 10, "2x", "class=ascii"}}}
+	all := []*series{
+		{peer: "p", label: "p class=ascii", xs: []float64{1}, ys: []float64{1}, sig: []bool{true}},
+		{peer: "p", label: "p class=cjk", xs: []float64{1}, ys: []float64{1}, sig: []bool{true}},
+	}
+	var out bytes.Buffer
+	summarize(&out, c, all)
+	if n := strings.Count(out.String(), "2x"); n != 1 {
+		t.Errorf("the target was applied to %d curves, want 1 (cjk):\n%s", n, out.String())
 	}
 }

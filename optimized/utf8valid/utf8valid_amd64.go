@@ -1,0 +1,147 @@
+//go:build !purego
+
+package utf8valid
+
+import "golang.org/x/sys/cpu"
+
+// useAVX2 and useAVX512 say, once, which SIMD kernels this CPU may run,
+// and best is the one Valid and the zero Validator run. They are read
+// only after initialization.
+var (
+	useAVX2, useAVX512 = kernels(cpu.X86.HasAVX2, cpu.X86.HasAVX512F, cpu.X86.HasAVX512BW)
+	best               = bestOf(useAVX2, useAVX512)
+)
+
+// kernels says which SIMD kernels a CPU with the given features may run:
+// AVX2 needs AVX2; AVX-512 needs AVX512F and AVX512BW (its octet shuffles,
+// compares and masked loads are AVX512BW) and, so that GODEBUG=cpu.avx2=off
+// turns off every wide kernel as optimized/websocket's does, AVX2. It is a
+// pure function of the feature bits, so that a test can try every
+// combination on any machine.
+func kernels(hasAVX2, hasAVX512F, hasAVX512BW bool) (avx2, avx512 bool) {
+	return hasAVX2, hasAVX2 && hasAVX512F && hasAVX512BW
+}
+
+// bestOf returns the kernel dispatch runs with these flags.
+func bestOf(avx2, avx512 bool) kernel {
+	switch {
+	case avx512:
+		return kernelAVX512
+	case avx2:
+		return kernelAVX2
+	}
+	return kernelGeneric
+}
+
+// archImpl returns the SIMD variant name, running kernel k.
+func archImpl(name string, k kernel) Impl {
+	impl := Impl{Name: name, NewValidator: newValidator(k)}
+	switch k {
+	case kernelAVX512:
+		impl.Available, impl.Valid = useAVX512, validAVX512
+	case kernelAVX2:
+		impl.Available, impl.Valid = useAVX2, validAVX2
+	}
+	return impl
+}
+
+// blocks runs the SIMD kernel k (kernelAVX512 or kernelAVX2) over p after
+// the window ctx: the offset of the first block that fails, or len(p),
+// for settle. It is inlined into Write, which then makes one call, to
+// scanBlocks, which jumps to the kernel (TestInlined).
+func blocks(k kernel, p []byte, ctx uint32) int {
+	return scanBlocks(p, ctx, k)
+}
+
+// unmaskBlocks is blocks fused with masking b in place with the key word
+// key.
+func unmaskBlocks(k kernel, b []byte, key uint32, ctx uint32) int {
+	return unmaskBlocksAsm(b, key, ctx, k)
+}
+
+// valid is kernel k's Valid. Up to 15 octets it runs in Go whatever the
+// kernel: ASCII checked with two loads, anything else by the automaton,
+// which at these lengths beats the latency of a SIMD kernel's one block
+// (about 25 cycles) and saves the call into assembly; the variants' Valid
+// functions do the same.
+func valid(k kernel, b []byte) bool {
+	if len(b) < 16 {
+		return asciiShort(b) || validGeneric(b)
+	}
+	switch k {
+	case kernelAVX512:
+		return validAVX512Asm(b)
+	case kernelAVX2:
+		return validAVX2Blocks(b)
+	}
+	return validGeneric(b)
+}
+
+// validAVX512 works like validGeneric: up to 15 octets in Go, as valid
+// says, the rest with validAVX512Asm.
+func validAVX512(b []byte) bool {
+	if len(b) < 16 {
+		return asciiShort(b) || validGeneric(b)
+	}
+	return validAVX512Asm(b)
+}
+
+// validAVX2 works like validGeneric: up to 15 octets in Go, as valid
+// says, the rest with validAVX2Blocks.
+func validAVX2(b []byte) bool {
+	if len(b) < 16 {
+		return asciiShort(b) || validGeneric(b)
+	}
+	return validAVX2Blocks(b)
+}
+
+// validAVX2Blocks works like validGeneric: the kernel's blocks must pass,
+// and the text must not end inside a UTF8-char (nor with C0, C1 or F5-FF,
+// which incomplete counts as first octets).
+func validAVX2Blocks(b []byte) bool {
+	return scanAVX2(b, 0, kernelAVX2) == len(b) && !incomplete(window3(0, b, len(b)))
+}
+
+// scanBlocks jumps to scanAVX512 if k is kernelAVX512, else to scanAVX2,
+// which take the same arguments (and ignore k).
+//
+//go:noescape
+func scanBlocks(p []byte, ctx uint32, k kernel) int
+
+// unmaskBlocksAsm jumps to unmaskAVX512 if k is kernelAVX512, else to
+// unmaskAVX2.
+//
+//go:noescape
+func unmaskBlocksAsm(b []byte, key uint32, ctx uint32, k kernel) int
+
+// scanAVX512 checks p, after the window ctx, in blocks of 64 octets (the
+// last one loaded under a mask), and returns len(p) if every block passes,
+// else the offset of the first block that fails: the result settle wants.
+// It ignores k, which is scanBlocks'.
+//
+//go:noescape
+func scanAVX512(p []byte, ctx uint32, _ kernel) int
+
+// validAVX512Asm works like validGeneric: scanAVX512's blocks, and a last
+// block that also flags a text that ends inside a UTF8-char.
+//
+//go:noescape
+func validAVX512Asm(b []byte) bool
+
+// unmaskAVX512 is scanAVX512 fused with masking: it XORs each block of b
+// with the key word k broadcast, stores it and checks it; after a block
+// fails it only unmasks the rest.
+//
+//go:noescape
+func unmaskAVX512(b []byte, k uint32, ctx uint32, _ kernel) int
+
+// scanAVX2 is scanAVX512 with blocks of 32 octets; the last one is copied
+// to a zeroed buffer on the stack, as AVX2 has no masked octet loads.
+//
+//go:noescape
+func scanAVX2(p []byte, ctx uint32, _ kernel) int
+
+// unmaskAVX2 is unmaskAVX512 with blocks of 32 octets.
+//
+//go:noescape
+func unmaskAVX2(b []byte, k uint32, ctx uint32, _ kernel) int

@@ -1,0 +1,736 @@
+//go:build !purego
+
+// Hand-written amd64 kernels of Valid, Write and Unmask: the lookup method
+// of Keiser and Lemire (lookup.go has the tables and the argument), over
+// blocks of 64 octets (AVX-512) or 32 (AVX2). For every octet c of a block,
+// with p1, p2, p3 the three octets before it (from the previous block, or
+// from the window ctx for the first block), they compute, as
+// TestLookupModel's model does in Go:
+//
+//	special := lookup[0][p1>>4] & lookup[1][p1&15] & lookup[2][c>>4]
+//	must := 0x80 if p2 >= 0xE0 || p3 >= 0xF0, else 0
+//	flagged := special != must
+//
+// and return at the first block with a flagged octet, its offset; or
+// len(p) when no block has one. settle (utf8valid_generic.go) turns that
+// into the exact octet with the automaton, re-scanning that block only.
+//
+// A block of only ASCII octets is flagged exactly when the previous block
+// ends inside a UTF8-char (its first octet is then flagged, and only the
+// first three can be): the kernels test that with one compare of the
+// previous block against incompleteT instead of the lookups.
+//
+// Nothing outside p[:len(p)] is read or written: the last block, shorter
+// than 64 octets, is loaded (and, by Unmask, stored) under a mask of its
+// octets (AVX512BW masked moves do not touch the masked-out octets, so
+// they do not fault past the end of the text); AVX2 copies it to a buffer
+// on the stack and back, octets 0..r-1 with moves that overlap, never
+// beyond. Octets past the text in a block are checked as zeros (AVX-512) or
+// whatever the buffer holds (AVX2), and the flags of those positions are
+// dropped: a flag depends only on the octet and the three before it.
+
+#include "textflag.h"
+
+// kernelAVX512 is the Go constant of that name (TestKernels checks it).
+#define kernelAVX512 3
+
+// func scanBlocks(p []byte, ctx uint32, k kernel) int
+// Requires: AVX512F, AVX512BW if k is kernelAVX512, else AVX2
+//
+// scanBlocks is the Go code's one call into the SIMD kernels of Write: it
+// jumps, keeping its caller's return address and arguments, to
+// scanAVX512 or scanAVX2, whose arguments are its own.
+TEXT ·scanBlocks(SB), NOSPLIT, $0-40
+	CMPB k+28(FP), $kernelAVX512
+	JEQ  avx512
+	JMP  ·scanAVX2(SB)
+
+avx512:
+	JMP ·scanAVX512(SB)
+
+// func unmaskBlocksAsm(b []byte, key uint32, ctx uint32, k kernel) int
+// Requires: AVX512F, AVX512BW if k is kernelAVX512, else AVX2
+//
+// unmaskBlocksAsm is scanBlocks for Unmask.
+TEXT ·unmaskBlocksAsm(SB), NOSPLIT, $0-48
+	CMPB k+32(FP), $kernelAVX512
+	JEQ  avx512
+	JMP  ·unmaskAVX2(SB)
+
+avx512:
+	JMP ·unmaskAVX512(SB)
+
+// incompleteT: an octet of the previous block above its entry here means
+// the block ends inside a UTF8-char: p1 >= 0xC0 (octet 63), p2 >= 0xE0
+// (octet 62) or p3 >= 0xF0 (octet 61). The other entries are 0xFF, which no
+// octet is above. AVX2 uses its last 32 octets.
+DATA incompleteT<>+0x00(SB)/8, $0xffffffffffffffff
+DATA incompleteT<>+0x08(SB)/8, $0xffffffffffffffff
+DATA incompleteT<>+0x10(SB)/8, $0xffffffffffffffff
+DATA incompleteT<>+0x18(SB)/8, $0xffffffffffffffff
+DATA incompleteT<>+0x20(SB)/8, $0xffffffffffffffff
+DATA incompleteT<>+0x28(SB)/8, $0xffffffffffffffff
+DATA incompleteT<>+0x30(SB)/8, $0xffffffffffffffff
+DATA incompleteT<>+0x38(SB)/8, $0xbfdfefffffffffff
+GLOBL incompleteT<>(SB), RODATA|NOPTR, $64
+
+// SETUP512 loads the constants of CHECK512 into Z25-Z31 (clobbers R8).
+#define SETUP512 \
+	MOVL            $0x0f0f0f0f, R8;         \
+	VPBROADCASTD    R8, Z31; /* Z31 = 0x0f: a nibble */ \
+	VBROADCASTI32X4 ·lookup+0(SB), Z30; /* lookup[0], by p1>>4 */ \
+	VBROADCASTI32X4 ·lookup+16(SB), Z29; /* lookup[1], by p1&15 */ \
+	VBROADCASTI32X4 ·lookup+32(SB), Z28; /* lookup[2], by c>>4 */ \
+	MOVL            $0x60606060, R8;         \
+	VPBROADCASTD    R8, Z27; /* Z27 = 0x60 */ \
+	MOVL            $0x70707070, R8;         \
+	VPBROADCASTD    R8, Z26; /* Z26 = 0x70 */ \
+	MOVL            $0x80808080, R8;         \
+	VPBROADCASTD    R8, Z25 /* Z25 = 0x80 */
+
+// CHECK512 sets K1 to the flagged octets of the block cur after the block
+// prev (clobbers Z3-Z9):
+//
+//	p1, p2, p3 := prev:cur shifted by 1, 2, 3 octets
+//	special := lookup[0][p1>>4] & lookup[1][p1&15] & lookup[2][cur>>4]
+//	must := ((p2 -sat 0x60) | (p3 -sat 0x70)) & 0x80 // bit 7: p2 >= 0xE0 || p3 >= 0xF0
+//	K1 = special != must
+#define CHECK512(cur, prev) \
+	VALIGNQ    $6, prev, cur, Z3; /* Z3 = cur shifted up 16 octets, after prev's last 16 */ \
+	VPALIGNR   $15, Z3, cur, Z4; /* Z4 = p1 */ \
+	VPALIGNR   $14, Z3, cur, Z5; /* Z5 = p2 */ \
+	VPALIGNR   $13, Z3, cur, Z6; /* Z6 = p3 */ \
+	VPSRLW     $4, Z4, Z7;         \
+	VPANDD     Z31, Z7, Z7; /* Z7 = p1 >> 4 */ \
+	VPANDD     Z31, Z4, Z8; /* Z8 = p1 & 15 */ \
+	VPSRLW     $4, cur, Z9;        \
+	VPANDD     Z31, Z9, Z9; /* Z9 = cur >> 4 */ \
+	VPSHUFB    Z7, Z30, Z7;        \
+	VPSHUFB    Z8, Z29, Z8;        \
+	VPSHUFB    Z9, Z28, Z9;        \
+	VPTERNLOGD $0x80, Z9, Z8, Z7; /* Z7 = special = Z7 & Z8 & Z9 */ \
+	VPSUBUSB   Z27, Z5, Z5; /* bit 7 of Z5: p2 >= 0xE0 */ \
+	VPSUBUSB   Z26, Z6, Z6; /* bit 7 of Z6: p3 >= 0xF0 */ \
+	VPTERNLOGD $0xa8, Z25, Z6, Z5; /* Z5 = must = (Z5 | Z6) & 0x80 */ \
+	VPCMPUB    $4, Z5, Z7, K1  /* K1 = special != must */
+
+// LASTMASK sets K3 = 1<<CX - 1, the mask of a last block of CX < 64
+// octets (clobbers R8).
+#define LASTMASK \
+	MOVQ  $1, R8;  \
+	SHLQ  CX, R8;  \
+	DECQ  R8;      \
+	KMOVQ R8, K3
+
+// The constants of CHECK512 are loaded by the first block that needs them:
+// R13 says whether they are (an ASCII text needs none, which saves a
+// 64-octet text about 0.6 ns).
+
+// func scanAVX512(p []byte, ctx uint32, _ kernel) int
+// Requires: AVX512F, AVX512BW
+//
+// scanAVX512 checks p after the window ctx (see window3) in blocks of 64
+// octets and returns the offset of the first block with a flagged octet,
+// or len(p).
+TEXT ·scanAVX512(SB), NOSPLIT, $0-40
+	MOVQ p_base+0(FP), SI
+	MOVQ p_len+8(FP), BX
+	MOVL ctx+24(FP), AX
+	XORL DX, DX           // i := 0
+	XORL R13, R13         // the constants are not loaded
+
+	// Z0 = the block before p: ctx's three octets in octets 61..63
+	// (every dword holds 0, p3, p2, p1; only the last three octets count).
+	SHLL         $8, AX
+	VPBROADCASTD AX, Z0
+	CMPQ         BX, $64
+	JB           last
+
+loop:
+	// for ; i+64 <= n; i += 64: block p[i:i+64] in Z1.
+	VMOVDQU64 (SI)(DX*1), Z1
+	VPMOVB2M  Z1, K2
+	KORTESTQ  K2, K2
+	JNZ       full
+
+	// An ASCII block: flagged only if the block before ends inside a
+	// UTF8-char. Then, while pairs of blocks are ASCII, skip them: one
+	// test per 128 octets, and the block before each pair is ASCII.
+	VPCMPUB  $6, incompleteT<>(SB), Z0, K1
+	KORTESTQ K1, K1
+	JNZ      failed
+	ADDQ     $64, DX
+
+run:
+	LEAQ      128(DX), CX
+	CMPQ      CX, BX
+	JA        runEnd
+	VMOVDQU64 (SI)(DX*1), Z1
+	VPORQ     64(SI)(DX*1), Z1, Z2
+	VPMOVB2M  Z2, K2
+	KORTESTQ  K2, K2
+	JNZ       runEnd
+	ADDQ      $128, DX
+	JMP       run
+
+runEnd:
+	VPXORQ Z0, Z0, Z0     // the block before is ASCII: as good as zeros
+	JMP    next
+
+full:
+	TESTL R13, R13
+	JNZ   fullReady
+	SETUP512
+	MOVL  $1, R13
+
+fullReady:
+	CHECK512(Z1, Z0)
+	KORTESTQ  K1, K1
+	JNZ       failed
+	VMOVDQA64 Z1, Z0
+	ADDQ      $64, DX
+
+next:
+	LEAQ 64(DX), CX
+	CMPQ CX, BX
+	JBE  loop
+
+last:
+	// The r = n-i < 64 octets left, if any: K3 = 1<<r - 1, Z1 = p[i:n]
+	// and zeros, flags beyond r dropped (an ASCII block: as above).
+	MOVQ       BX, CX
+	SUBQ       DX, CX
+	JZ         passed
+	LASTMASK
+	VMOVDQU8.Z (SI)(DX*1), K3, Z1
+	VPMOVB2M   Z1, K2
+	KORTESTQ   K2, K2
+	JNZ        lastFull
+	VPCMPUB    $6, incompleteT<>(SB), Z0, K1
+	KORTESTQ   K1, K1
+	JNZ        failed
+	JMP        passed
+
+lastFull:
+	TESTL R13, R13
+	JNZ   lastReady
+	SETUP512
+
+lastReady:
+	CHECK512(Z1, Z0)
+	KANDQ    K3, K1, K1
+	KORTESTQ K1, K1
+	JNZ      failed
+
+passed:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+failed:
+	MOVQ DX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func validAVX512Asm(b []byte) bool
+// Requires: AVX512F, AVX512BW
+//
+// validAVX512Asm works like validGeneric: scanAVX512's blocks from an
+// empty window, then a last block, b's r = len(b) mod 64 last octets (r
+// may be 0) followed by zeros, whose flags all count: the first zero after
+// b is flagged exactly when b ends inside a UTF8-char or with C0, C1,
+// F5-FF (p1 >= 0xC0, p2 >= 0xE0 or p3 >= 0xF0 before an ASCII octet), and
+// the zeros after it only when it is.
+TEXT ·validAVX512Asm(SB), NOSPLIT, $0-25
+	MOVQ   b_base+0(FP), SI
+	MOVQ   b_len+8(FP), BX
+	XORL   DX, DX           // i := 0
+	XORL   R13, R13         // the constants are not loaded
+	VPXORQ Z0, Z0, Z0       // the block before b: nothing
+	CMPQ   BX, $64
+	JB     last
+
+loop:
+	// for ; i+64 <= n; i += 64, as in scanAVX512.
+	VMOVDQU64 (SI)(DX*1), Z1
+	VPMOVB2M  Z1, K2
+	KORTESTQ  K2, K2
+	JNZ       full
+	VPCMPUB   $6, incompleteT<>(SB), Z0, K1
+	KORTESTQ  K1, K1
+	JNZ       invalid
+	ADDQ      $64, DX
+
+run:
+	LEAQ      128(DX), CX
+	CMPQ      CX, BX
+	JA        runEnd
+	VMOVDQU64 (SI)(DX*1), Z1
+	VPORQ     64(SI)(DX*1), Z1, Z2
+	VPMOVB2M  Z2, K2
+	KORTESTQ  K2, K2
+	JNZ       runEnd
+	ADDQ      $128, DX
+	JMP       run
+
+runEnd:
+	VPXORQ Z0, Z0, Z0
+	JMP    next
+
+full:
+	TESTL R13, R13
+	JNZ   fullReady
+	SETUP512
+	MOVL  $1, R13
+
+fullReady:
+	CHECK512(Z1, Z0)
+	KORTESTQ  K1, K1
+	JNZ       invalid
+	VMOVDQA64 Z1, Z0
+	ADDQ      $64, DX
+
+next:
+	LEAQ 64(DX), CX
+	CMPQ CX, BX
+	JBE  loop
+
+last:
+	// The last block: b[i:n] (r = n-i, 0..63 octets) and zeros. ASCII
+	// (r = 0 included): flagged only if the block before ends inside a
+	// UTF8-char.
+	MOVQ       BX, CX
+	SUBQ       DX, CX
+	LASTMASK
+	VMOVDQU8.Z (SI)(DX*1), K3, Z1
+	VPMOVB2M   Z1, K2
+	KORTESTQ   K2, K2
+	JNZ        lastFull
+	VPCMPUB    $6, incompleteT<>(SB), Z0, K1
+	KORTESTQ   K1, K1
+	JNZ        invalid
+	JMP        valid
+
+lastFull:
+	TESTL R13, R13
+	JNZ   lastReady
+	SETUP512
+
+lastReady:
+	CHECK512(Z1, Z0)
+	KORTESTQ K1, K1
+	JNZ      invalid
+
+valid:
+	MOVB $1, ret+24(FP)
+	VZEROUPPER
+	RET
+
+invalid:
+	MOVB $0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func unmaskAVX512(b []byte, k uint32, ctx uint32, _ kernel) int
+// Requires: AVX512F, AVX512BW
+//
+// unmaskAVX512 is scanAVX512 fused with masking: each block is b[i:i+64]
+// XOR k (the key word broadcast; blocks start at multiples of 4), stored
+// back, then checked from the register, two blocks a turn: a pair that is
+// all ASCII is checked with one test (as scanAVX512's runs), which lets
+// ASCII go at about the rate of masking alone. After the first flagged
+// block it only unmasks the rest of b.
+TEXT ·unmaskAVX512(SB), NOSPLIT, $0-48
+	MOVQ         b_base+0(FP), SI
+	MOVQ         b_len+8(FP), BX
+	MOVL         k+24(FP), R9
+	MOVL         ctx+28(FP), AX
+	XORL         DX, DX           // i := 0
+	XORL         R13, R13         // the constants are not loaded
+	VPBROADCASTD R9, Z23          // Z23 = the key
+	SHLL         $8, AX
+	VPBROADCASTD AX, Z0           // the block before b, as in scanAVX512
+	CMPQ         BX, $128
+	JB           single
+
+pair:
+	// for ; i+128 <= n; i += 128: b[i:i+64] ^= key in Z1, b[i+64:i+128]
+	// in Z2, both stored, then checked.
+	VPXORD    (SI)(DX*1), Z23, Z1
+	VPXORD    64(SI)(DX*1), Z23, Z2
+	VMOVDQU64 Z1, (SI)(DX*1)
+	VMOVDQU64 Z2, 64(SI)(DX*1)
+	VPORQ     Z1, Z2, Z3
+	VPMOVB2M  Z3, K2
+	KORTESTQ  K2, K2
+	JNZ       pairFull
+
+	// Both ASCII: flagged only if the block before ends inside a
+	// UTF8-char (then at the first octet), and the next block's is ASCII.
+	VPCMPUB  $6, incompleteT<>(SB), Z0, K1
+	KORTESTQ K1, K1
+	JNZ      failedFirst
+	VPXORQ   Z0, Z0, Z0
+	JMP      pairNext
+
+pairFull:
+	TESTL R13, R13
+	JNZ   pairReady
+	SETUP512
+	MOVL  $1, R13
+
+pairReady:
+	CHECK512(Z1, Z0)
+	KORTESTQ K1, K1
+	JNZ      failedFirst
+	CHECK512(Z2, Z1)
+	KORTESTQ K1, K1
+	JNZ      failedSecond
+	VMOVDQA64 Z2, Z0
+
+pairNext:
+	ADDQ $128, DX
+	LEAQ 128(DX), CX
+	CMPQ CX, BX
+	JBE  pair
+
+single:
+	// One more whole block, if 64 octets or more are left.
+	LEAQ      64(DX), CX
+	CMPQ      CX, BX
+	JA        last
+	VPXORD    (SI)(DX*1), Z23, Z1
+	VMOVDQU64 Z1, (SI)(DX*1)
+	TESTL     R13, R13
+	JNZ       singleReady
+	SETUP512
+	MOVL      $1, R13
+
+singleReady:
+	CHECK512(Z1, Z0)
+	KORTESTQ  K1, K1
+	JNZ       failed
+	VMOVDQA64 Z1, Z0
+	ADDQ      $64, DX
+
+last:
+	// b[i:n] ^= key under the mask K3 of its r octets, then check it.
+	MOVQ       BX, CX
+	SUBQ       DX, CX
+	JZ         passed
+	LASTMASK
+	VMOVDQU8.Z (SI)(DX*1), K3, Z1
+	VPXORD     Z23, Z1, Z1
+	VMOVDQU8   Z1, K3, (SI)(DX*1)
+	TESTL      R13, R13
+	JNZ        lastReady
+	SETUP512
+
+lastReady:
+	CHECK512(Z1, Z0)
+	KANDQ    K3, K1, K1
+	KORTESTQ K1, K1
+	JNZ      failed
+
+passed:
+	MOVQ BX, ret+40(FP)
+	VZEROUPPER
+	RET
+
+failedSecond:
+	// The second block of a pair: return i+64; both are unmasked.
+	ADDQ $64, DX
+
+failedFirst:
+	// The first block of a pair: return i; the second is unmasked too,
+	// so the rest starts at i+128 (pairs start at multiples of 128, so
+	// from either block that is DX rounded down to one, plus 128).
+	MOVQ DX, ret+40(FP)
+	ANDQ $-128, DX
+	ADDQ $128, DX
+	JMP  rest
+
+failed:
+	// A single or last block: return i, after unmasking b[i+64:], the
+	// blocks not yet unmasked (none if the flagged block was the last).
+	MOVQ DX, ret+40(FP)
+	ADDQ $64, DX
+
+rest:
+	LEAQ      64(DX), CX
+	CMPQ      CX, BX
+	JA        restLast
+	VPXORD    (SI)(DX*1), Z23, Z1
+	VMOVDQU64 Z1, (SI)(DX*1)
+	ADDQ      $64, DX
+	JMP       rest
+
+restLast:
+	MOVQ       BX, CX
+	SUBQ       DX, CX
+	JLE        done
+	LASTMASK
+	VMOVDQU8.Z (SI)(DX*1), K3, Z1
+	VPXORD     Z23, Z1, Z1
+	VMOVDQU8   Z1, K3, (SI)(DX*1)
+
+done:
+	VZEROUPPER
+	RET
+
+// SETUP256 loads the constants of CHECK256 into Y9-Y15 (clobbers R8).
+#define SETUP256 \
+	MOVL           $0x0f0f0f0f, R8;     \
+	MOVQ           R8, X15;             \
+	VPBROADCASTD   X15, Y15; /* Y15 = 0x0f */ \
+	VBROADCASTI128 ·lookup+0(SB), Y14; /* lookup[0], by p1>>4 */ \
+	VBROADCASTI128 ·lookup+16(SB), Y13; /* lookup[1], by p1&15 */ \
+	VBROADCASTI128 ·lookup+32(SB), Y12; /* lookup[2], by c>>4 */ \
+	MOVL           $0x60606060, R8;     \
+	MOVQ           R8, X11;             \
+	VPBROADCASTD   X11, Y11; /* Y11 = 0x60 */ \
+	MOVL           $0x70707070, R8;     \
+	MOVQ           R8, X10;             \
+	VPBROADCASTD   X10, Y10; /* Y10 = 0x70 */ \
+	MOVL           $0x80808080, R8;     \
+	MOVQ           R8, X9;              \
+	VPBROADCASTD   X9, Y9  /* Y9 = 0x80 */
+
+// CHECK256 sets Y6 = special and Y5 = must for the block cur after the
+// block prev, as CHECK512 (clobbers Y3-Y8): an octet is flagged where they
+// differ.
+#define CHECK256(cur, prev) \
+	VPERM2I128 $0x21, cur, prev, Y3; /* Y3 = prev's high half, cur's low half */ \
+	VPALIGNR   $15, Y3, cur, Y4; /* Y4 = p1 */ \
+	VPSRLW     $4, Y4, Y6;           \
+	VPAND      Y15, Y6, Y6; /* Y6 = p1 >> 4 */ \
+	VPAND      Y15, Y4, Y7; /* Y7 = p1 & 15 */ \
+	VPSRLW     $4, cur, Y8;          \
+	VPAND      Y15, Y8, Y8; /* Y8 = cur >> 4 */ \
+	VPSHUFB    Y6, Y14, Y6;          \
+	VPSHUFB    Y7, Y13, Y7;          \
+	VPSHUFB    Y8, Y12, Y8;          \
+	VPAND      Y7, Y6, Y6;           \
+	VPAND      Y8, Y6, Y6; /* Y6 = special */ \
+	VPALIGNR   $14, Y3, cur, Y5; /* Y5 = p2 */ \
+	VPALIGNR   $13, Y3, cur, Y7; /* Y7 = p3 */ \
+	VPSUBUSB   Y11, Y5, Y5; /* bit 7 of Y5: p2 >= 0xE0 */ \
+	VPSUBUSB   Y10, Y7, Y7; /* bit 7 of Y7: p3 >= 0xF0 */ \
+	VPOR       Y7, Y5, Y5;           \
+	VPAND      Y9, Y5, Y5  /* Y5 = must */
+
+// BLOCK256 sets Y6 to a value that is zero exactly where the octets of
+// the block in Y1, after the block in Y0, are not flagged, by one of two
+// ways (each TEXT expands it once).
+#define BLOCK256 \
+	VPMOVMSKB Y1, R8;                          \
+	TESTL     R8, R8;                          \
+	JNZ       full;                            \
+	VPSUBUSB  incompleteT<>+32(SB), Y0, Y6; /* all ASCII: Y6 = Y0 -sat incompleteT */ \
+	JMP       checked;                         \
+full:                                              \
+	CHECK256(Y1, Y0);                          \
+	VPXOR     Y5, Y6, Y6;                      \
+checked:
+
+// LASTFLAGS256 sets R8 to the flagged octets among the first CX octets of
+// the block in Y1 after the block in Y0, one bit each.
+#define LASTFLAGS256 \
+	CHECK256(Y1, Y0);        \
+	VPCMPEQB  Y5, Y6, Y6; /* 0xff where not flagged */ \
+	VPMOVMSKB Y6, R8;        \
+	NOTL      R8;            \
+	MOVL      $1, R10;       \
+	SHLL      CX, R10;       \
+	DECL      R10;           \
+	ANDL      R10, R8
+
+// copyShort<> copies CX octets, 1 to 31, from (R10) to (R11) with moves
+// that overlap but never reach outside the CX octets of either side
+// (clobbers R8, R12, X3, X4).
+TEXT ·copyShort<>(SB), NOSPLIT, $0
+	CMPQ    CX, $16
+	JB      under16
+	VMOVDQU (R10), X3
+	VMOVDQU -16(R10)(CX*1), X4
+	VMOVDQU X3, (R11)
+	VMOVDQU X4, -16(R11)(CX*1)
+	RET
+
+under16:
+	CMPQ CX, $8
+	JB   under8
+	MOVQ (R10), R8
+	MOVQ -8(R10)(CX*1), R12
+	MOVQ R8, (R11)
+	MOVQ R12, -8(R11)(CX*1)
+	RET
+
+under8:
+	CMPQ CX, $4
+	JB   under4
+	MOVL (R10), R8
+	MOVL -4(R10)(CX*1), R12
+	MOVL R8, (R11)
+	MOVL R12, -4(R11)(CX*1)
+	RET
+
+under4:
+	CMPQ CX, $2
+	JB   under2
+	MOVW (R10), R8
+	MOVW -2(R10)(CX*1), R12
+	MOVW R8, (R11)
+	MOVW R12, -2(R11)(CX*1)
+	RET
+
+under2:
+	MOVB (R10), R8
+	MOVB R8, (R11)
+	RET
+
+// func scanAVX2(p []byte, ctx uint32, _ kernel) int
+// Requires: AVX2
+//
+// scanAVX2 is scanAVX512 with blocks of 32 octets; the last, shorter one
+// is copied to a zeroed buffer on the stack (32 octets at (SP)).
+TEXT ·scanAVX2(SB), NOSPLIT, $32-40
+	MOVQ  p_base+0(FP), SI
+	MOVQ  p_len+8(FP), BX
+	MOVL  ctx+24(FP), AX
+	XORL  DX, DX           // i := 0
+	TESTQ BX, BX
+	JZ    passed
+	SETUP256
+
+	// Y0 = the block before p: ctx's three octets in octets 29..31.
+	SHLL         $8, AX
+	MOVQ         AX, X0
+	VPBROADCASTD X0, Y0
+	CMPQ         BX, $32
+	JB           last
+
+loop:
+	// for ; i+32 <= n; i += 32: block p[i:i+32] in Y1.
+	VMOVDQU (SI)(DX*1), Y1
+	BLOCK256
+	VPTEST  Y6, Y6
+	JNZ     failed
+	VMOVDQA Y1, Y0
+	ADDQ    $32, DX
+	LEAQ    32(DX), CX
+	CMPQ    CX, BX
+	JBE     loop
+
+last:
+	// The r = n-i < 32 octets left, if any, through the buffer.
+	MOVQ    BX, CX
+	SUBQ    DX, CX
+	JZ      passed
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	LEAQ    (SI)(DX*1), R10
+	MOVQ    SP, R11
+	CALL    ·copyShort<>(SB)
+	VMOVDQU (SP), Y1
+	LASTFLAGS256
+	JNZ     failed
+
+passed:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+failed:
+	MOVQ DX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func unmaskAVX2(b []byte, k uint32, ctx uint32, _ kernel) int
+// Requires: AVX2
+//
+// unmaskAVX2 is unmaskAVX512 with blocks of 32 octets; the last, shorter
+// one goes through a buffer on the stack, copied back once unmasked.
+TEXT ·unmaskAVX2(SB), NOSPLIT, $32-48
+	MOVQ  b_base+0(FP), SI
+	MOVQ  b_len+8(FP), BX
+	MOVL  k+24(FP), R9
+	MOVL  ctx+28(FP), AX
+	XORL  DX, DX           // i := 0
+	TESTQ BX, BX
+	JZ    passed
+	SETUP256
+	MOVQ         R9, X2
+	VPBROADCASTD X2, Y2    // Y2 = the key
+	SHLL         $8, AX
+	MOVQ         AX, X0
+	VPBROADCASTD X0, Y0    // the block before b, as in scanAVX2
+	CMPQ         BX, $32
+	JB           last
+
+loop:
+	// b[i:i+32] ^= key, then check it.
+	VPXOR   (SI)(DX*1), Y2, Y1
+	VMOVDQU Y1, (SI)(DX*1)
+	BLOCK256
+	VPTEST  Y6, Y6
+	JNZ     failed
+	VMOVDQA Y1, Y0
+	ADDQ    $32, DX
+	LEAQ    32(DX), CX
+	CMPQ    CX, BX
+	JBE     loop
+
+last:
+	// b[i:n] ^= key through the buffer, then check it.
+	MOVQ    BX, CX
+	SUBQ    DX, CX
+	JZ      passed
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	LEAQ    (SI)(DX*1), R10
+	MOVQ    SP, R11
+	CALL    ·copyShort<>(SB)
+	VPXOR   (SP), Y2, Y1
+	VMOVDQU Y1, (SP)
+	MOVQ    SP, R10
+	LEAQ    (SI)(DX*1), R11
+	CALL    ·copyShort<>(SB)
+	LASTFLAGS256
+	JNZ     failed
+
+passed:
+	MOVQ BX, ret+40(FP)
+	VZEROUPPER
+	RET
+
+failed:
+	// Return i, after unmasking b[i+32:].
+	MOVQ DX, ret+40(FP)
+	ADDQ $32, DX
+
+rest:
+	LEAQ    32(DX), CX
+	CMPQ    CX, BX
+	JA      restLast
+	VPXOR   (SI)(DX*1), Y2, Y1
+	VMOVDQU Y1, (SI)(DX*1)
+	ADDQ    $32, DX
+	JMP     rest
+
+restLast:
+	MOVQ    BX, CX
+	SUBQ    DX, CX
+	JLE     done
+	LEAQ    (SI)(DX*1), R10
+	MOVQ    SP, R11
+	CALL    ·copyShort<>(SB)
+	VPXOR   (SP), Y2, Y1
+	VMOVDQU Y1, (SP)
+	MOVQ    SP, R10
+	LEAQ    (SI)(DX*1), R11
+	CALL    ·copyShort<>(SB)
+
+done:
+	VZEROUPPER
+	RET
