@@ -5,6 +5,7 @@ import (
 
 	"github.com/equivcheck/equivcheck/equiv/checksumtest"
 	"github.com/equivcheck/equivcheck/equiv/quictest"
+	"github.com/equivcheck/equivcheck/equiv/utf8validtest"
 	"github.com/equivcheck/equivcheck/equiv/websockettest"
 	"github.com/equivcheck/equivcheck/internal/registry"
 )
@@ -34,3 +35,8 @@ func FuzzQUICStructured(f *testing.F) {
 func FuzzQUICPacketNumber(f *testing.F) {
 	quictest.FuzzPacketNumber(f, registry.Available(registry.QUIC()))
 }
+
+// FuzzUTF8: Valid at the plan's alignment, a Validator fed the text in the
+// plan's pieces, Unmask of the masked text in those pieces, and a Reader
+// over the plan's underlying reader (utf8validtest.CheckInput).
+func FuzzUTF8(f *testing.F) { utf8validtest.FuzzAll(f, registry.Available(registry.UTF8())) }

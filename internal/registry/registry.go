@@ -14,6 +14,7 @@ import (
 	"github.com/equivcheck/equivcheck/equiv/checksumtest"
 	"github.com/equivcheck/equivcheck/equiv/gate"
 	"github.com/equivcheck/equivcheck/equiv/quictest"
+	"github.com/equivcheck/equivcheck/equiv/utf8validtest"
 	"github.com/equivcheck/equivcheck/equiv/websockettest"
 )
 
@@ -33,6 +34,7 @@ func Gate() []gate.Variant {
 		gateVariants(Checksum(), checksumtest.NewSuite),
 		gateVariants(Mask(), websockettest.NewSuite),
 		gateVariants(QUIC(), quictest.NewSuite),
+		gateVariants(UTF8(), utf8validtest.NewSuite),
 	)
 }
 

@@ -1,0 +1,266 @@
+package utf8validtest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"testing/iotest"
+
+	"github.com/equivcheck/equivcheck/equiv"
+	ref "github.com/equivcheck/equivcheck/reference/utf8valid"
+	"github.com/equivcheck/equivcheck/reference/websocket"
+)
+
+// The kinds of reader under a Reader: how it hands out the wire octets.
+// The first five are testing/iotest's behaviours (and bytes.Reader's) and
+// act alone; the next three act once, at the offset the input names; the
+// last is a Reader of the implementation's own.
+const (
+	srcPlain    = iota // bytes.Reader: as much as p holds, then 0, io.EOF
+	srcOneByte         // iotest.OneByteReader: the 1-octet fragments of Autobahn 6.3.2
+	srcHalf            // iotest.HalfReader
+	srcDataErr         // iotest.DataErrReader: io.EOF with the last octets
+	srcTimeout         // iotest.TimeoutReader: 0, ErrTimeout on the second Read
+	srcFails           // the octets up to the offset, the last with errBroken; then 0, errBroken
+	srcNegative        // -1, nil once, from the first Read at or past the offset
+	srcTooMany         // fills p and returns len(p)+1, nil once, likewise
+	srcNested          // the wire read through a Reader of the implementation's own, unmasked frames
+	numSources
+)
+
+// errBroken is the error of the suite's failing reader.
+var errBroken = errors.New("utf8validtest: broken pipe")
+
+// sourceName names a reader kind acting at offset at.
+func sourceName(kind, at int) string {
+	names := [...]string{"bytes.Reader", "iotest.OneByteReader", "iotest.HalfReader", "iotest.DataErrReader",
+		"iotest.TimeoutReader", "fails at %d", "count -1 at %d", "count len(p)+1 at %d", "a Reader of its own"}
+	if kind < srcFails || kind == srcNested {
+		return names[kind]
+	}
+	return fmt.Sprintf(names[kind], at)
+}
+
+// readerCase is what a Reader input reads: the text masked with key on the
+// wire, over a reader of kind acting at at, in Reads ending at the splits
+// (then of len+1 octets until the stream is over), after a warm-up frame
+// of three octets under the complement key and a Reset, to the same
+// reader (here) or a new one.
+type readerCase struct {
+	kind, at int
+	here     bool
+}
+
+// newSource returns a reader of kind over wire, a nested one over
+// impl's Reader (the wire is then unmasked: nested frames have key 0).
+func newSource(kind, at int, wire []byte, newReader func(io.Reader) io.Reader) io.Reader {
+	r := bytes.NewReader(wire)
+	switch kind {
+	case srcPlain:
+		return r
+	case srcOneByte:
+		return iotest.OneByteReader(r)
+	case srcHalf:
+		return iotest.HalfReader(r)
+	case srcDataErr:
+		return emptyReads{iotest.DataErrReader(r)}
+	case srcTimeout:
+		return iotest.TimeoutReader(r)
+	case srcNested:
+		return newReader(r)
+	}
+	return &faultyReader{r: r, kind: kind, at: at}
+}
+
+// emptyReads answers a Read of an empty p itself (iotest.DataErrReader
+// would loop on one).
+type emptyReads struct{ r io.Reader }
+
+func (e emptyReads) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	return e.r.Read(p)
+}
+
+// faultyReader is a reader of one of the kinds that act at an offset.
+type faultyReader struct {
+	r        *bytes.Reader
+	kind, at int
+	off      int
+	fired    bool
+}
+
+func (f *faultyReader) Read(p []byte) (int, error) {
+	if f.kind == srcFails {
+		if f.off >= f.at {
+			return 0, errBroken
+		}
+		n, _ := f.r.Read(p[:min(len(p), f.at-f.off)])
+		if f.off += n; f.off == f.at {
+			return n, errBroken
+		}
+		return n, nil
+	}
+	if !f.fired && f.off >= f.at {
+		f.fired = true
+		if f.kind == srcNegative {
+			return -1, nil
+		}
+		n, err := f.r.Read(p)
+		f.off += n
+		return len(p) + 1, err
+	}
+	n, err := f.r.Read(p)
+	f.off += n
+	return n, err
+}
+
+// goesOn reports whether a stream goes on after a Read returned err.
+func goesOn(err error) bool {
+	return err == nil || err == iotest.ErrTimeout || err == websocket.ErrInvalidRead
+}
+
+// warmText is the warm-up frame's text: the first octets of a character,
+// which the Validator carries into the case's frame.
+var warmText = []byte{'o', 'k', 0xC3}
+
+// reads runs a Reader input with newV, newReader and a read function that
+// places each p and reports what landed in it: each Read's n and error,
+// the octets read, and the Validator's Close.
+func reads(in Input, newV func() Validator, newReader func(io.Reader, [4]byte, Validator) Reader,
+	read func(r io.Reader, size int) (int, error, []byte, []byte)) (t transcript) {
+	rc := in.rc
+	v := newV()
+	nested := func(r io.Reader) io.Reader { return newReader(r, in.Key, newV()) }
+	warmKey := [4]byte{^in.Key[0], ^in.Key[1], ^in.Key[2], ^in.Key[3]}
+	wire := masked(in.Text, in.Key, 0)
+	warm := masked(warmText, warmKey, 0)
+	var src io.Reader
+	var r Reader
+	if rc.here {
+		src = newSource(rc.kind, rc.at+len(warm), append(warm, wire...), nested)
+		r = newReader(src, warmKey, v)
+	} else {
+		r = newReader(bytes.NewReader(warm), warmKey, v)
+		src = newSource(rc.kind, rc.at, wire, nested)
+	}
+	n, err, _, tail := read(r, len(warm))
+	t.calls = append(t.calls, call{n: n, err: err, tail: tail})
+	r.Reset(src, in.Key)
+	sizes := in.pieces()
+	for i := range len(sizes) + len(in.Text) + 8 {
+		size := len(in.Text) + 1
+		if i < len(sizes) {
+			size = sizes[i][1] - sizes[i][0]
+		}
+		n, err, got, tail := read(r, size)
+		t.calls = append(t.calls, call{n: n, err: err, tail: tail})
+		t.out = append(t.out, got...)
+		if !goesOn(err) {
+			break
+		}
+	}
+	t.close = v.Close()
+	t.offset = offsetOf(v)
+	return t
+}
+
+// read runs a Reader input on the implementation, each p placed at
+// in.Align between canaries, and filled with them: what a Read leaves in
+// p past the octets it returns (its tail) must be what the reference's
+// leaves, that is, what the underlying reader left.
+func (c *checker) read(in Input) (t transcript) {
+	wrong := ""
+	place := func(r io.Reader, size int) (int, error, []byte, []byte) {
+		p := c.slot(size, in.Align)
+		for i := range p {
+			p[i] = equiv.Canary
+		}
+		n, err := r.Read(p)
+		if wrong == "" && c.site == nil && !c.buf.Intact() {
+			wrong = "wrote outside p"
+		}
+		if n < 0 || n > len(p) {
+			return n, err, nil, bytes.Clone(p)
+		}
+		return n, err, bytes.Clone(p[:n]), bytes.Clone(p[n:])
+	}
+	p := equiv.Catch(func() { t = reads(in, c.impl.NewValidator, c.impl.NewReader, place) })
+	t.p, t.wrong = p, wrong
+	return t
+}
+
+// refRead runs a Reader input on the reference.
+func refRead(in Input) transcript {
+	newV := func() Validator { return new(ref.Validator) }
+	newReader := func(r io.Reader, key [4]byte, v Validator) Reader { return ref.NewReader(r, key, v.(*ref.Validator)) }
+	return reads(in, newV, newReader, func(r io.Reader, size int) (int, error, []byte, []byte) {
+		p := bytes.Repeat([]byte{equiv.Canary}, size)
+		n, err := r.Read(p)
+		if n < 0 || n > len(p) {
+			return n, err, nil, p
+		}
+		return n, err, p[:n], p[n:]
+	})
+}
+
+// streamTexts are readerStreams' texts: κόσμε (valid), Autobahn 6.4.1's
+// text (it fails at octet 12) and κόσμε cut inside its second character
+// (incomplete).
+var streamTexts = [][]byte{kosme, cat(kosme, []byte{0xf4, 0x90, 0x80, 0x80}, []byte("edited")), kosme[:4]}
+
+// readerStreams reads every prefix of each of streamTexts through a Reader
+// over every kind of underlying reader (the failing ones at every offset),
+// in Reads of the whole, of two halves and of one octet, after a warm-up
+// frame through another reader and through the same one; then a long
+// text in one Read of 64 KiB and more, over a plain and a halving reader.
+func (c *checker) readerStreams(r *equiv.Run) error {
+	if c.impl.NewReader == nil {
+		return nil
+	}
+	count := tally(r)
+	for ti, text := range streamTexts {
+		for n := 0; n <= len(text); n++ {
+			for _, in := range readerInputs(text[:n], ti) {
+				if err := count(c.compare(in)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	long := bytes.Repeat(kosme, 7000) // 77,000 octets
+	for _, kind := range []int{srcPlain, srcHalf} {
+		in := Input{Func: "Reader", Text: long, Key: vectorKey, Underlying: sourceName(kind, 0), rc: readerCase{kind: kind}}
+		if err := count(c.compare(in)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readerInputs are readerStreams' inputs for one text.
+func readerInputs(text []byte, salt int) []Input {
+	var out []Input
+	for kind := range numSources {
+		ats := []int{0}
+		if kind >= srcFails && kind != srcNested {
+			ats = everyOctet(len(text) + 1)
+			ats = append([]int{0}, ats...)
+		}
+		key := keyOf(salt + kind)
+		if kind == srcNested {
+			key = [4]byte{}
+		}
+		for _, at := range ats {
+			for _, here := range []bool{false, true} {
+				for w, splits := range [][]int{nil, {len(text) / 2}, everyOctet(len(text))} {
+					out = append(out, Input{Func: "Reader", Text: text, Align: (at + w) & 63, Splits: splits, Key: key,
+						Underlying: sourceName(kind, at), rc: readerCase{kind: kind, at: at, here: here}})
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,162 @@
+package utf8validtest_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/equivcheck/equivcheck/equiv"
+	"github.com/equivcheck/equivcheck/equiv/utf8validtest"
+	ref "github.com/equivcheck/equivcheck/reference/utf8valid"
+)
+
+// reference is reference/utf8valid as an Impl: it must pass every method.
+var reference = utf8validtest.Impl{
+	Name:         "reference",
+	Valid:        ref.Valid,
+	NewValidator: func() utf8validtest.Validator { return new(ref.Validator) },
+	NewReader: func(r io.Reader, key [4]byte, v utf8validtest.Validator) utf8validtest.Reader {
+		return ref.NewReader(r, key, v.(*ref.Validator))
+	},
+}
+
+func only(m string) equiv.Option {
+	return equiv.WithMethods(func(name string) bool { return name == m })
+}
+
+func results(impl utf8validtest.Impl, opts ...equiv.Option) (map[string]equiv.Result, error) {
+	res := map[string]equiv.Result{}
+	err := utf8validtest.Check(impl, append(opts, equiv.WithReport(func(r equiv.Result) { res[r.Method] = r }))...)
+	return res, err
+}
+
+// TestCountsUnchanged: the reference, checked with seed 1 at quick,
+// compares exactly these many inputs per method (docs/equivalence.md
+// derives them), and nothing is unchecked or narrowed.
+func TestCountsUnchanged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole quick suite")
+	}
+	res, err := results(reference, equiv.WithSeed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for m, r := range res {
+		got[m] = r.Checked
+		if len(r.Unchecked) > 0 || len(r.Narrowed) > 0 {
+			t.Errorf("%s: unchecked %q, narrowed %q", m, r.Unchecked, r.Narrowed)
+		}
+	}
+	want := map[string]int64{
+		equiv.MethodVectors:    14911,
+		equiv.MethodExhaustive: exhaustiveCount,
+		equiv.MethodGuard:      2 * 2 * 321 * 6,
+		equiv.MethodProperties: 300 + 3*300,
+		equiv.MethodCorpus:     6,
+	}
+	if equiv.GuardSkip() != "" {
+		delete(want, equiv.MethodGuard)
+		delete(got, equiv.MethodGuard)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("counts = %v, want %v", got, want)
+	}
+}
+
+// exhaustiveCount is the exhaustive method's count at quick, part by part.
+const exhaustiveCount = 65793*3 + // every text of 0..2 octets: Valid, Validator, Unmask
+	characters + // every character of 2..4 octets, split at every point
+	321*64*3*3 + // the grid: 3 classes of 9 at each length and alignment, 3 functions
+	4*300*(3*3+1) + // a flaw at every offset, and every cut
+	(201+200+199+198+1)*2 + // every split of 200 octets, pieces of 1..3 starting at every point, octet by octet
+	readerCount + // the Reader over every kind
+	1<<24*2 // every 3-octet text: Valid and Validator
+
+// characters: each of the 1,111,936 characters of 2..4 octets is split at
+// every point inside it (1, 2 or 3), unmasked split at one, and written
+// with its last octet replaced: 1920 2-octet ones (1+1+1), 61,440
+// 3-octet ones (2+1+1) and 1,048,576 4-octet ones (3+1+1).
+const characters = 1920*3 + 61440*4 + 1048576*5
+
+// readerCount: every prefix of texts of 11, 21 and 4 octets over 9 kinds
+// of reader (3 of them at every offset 0..n), each after a warm-up through
+// another reader and through the same, in 3 ways of cutting the Reads:
+// 6·Σ_{n=0}^{L} (6 + 3(n+1)) for L = 11, 21, 4 (1836 + 5346 + 450); and a
+// 77,000-octet text in one Read over 2 readers.
+const readerCount = 1836 + 5346 + 450 + 2
+
+func TestReferencePasses(t *testing.T) {
+	if err := utf8validtest.Check(reference, equiv.WithSeed(7), equiv.WithMethods(func(m string) bool { return m != equiv.MethodExhaustive })); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// knownBad are validators with one bug each, modelled on shipped ones;
+// each must be caught by the method named.
+var knownBad = []struct {
+	name, method string
+	valid        func([]byte) bool
+}{
+	{"accepts surrogates", equiv.MethodVectors, func(b []byte) bool {
+		return ref.Valid(bytes.ReplaceAll(b, []byte{0xed, 0xa0}, []byte{0xed, 0x9f}))
+	}},
+	{"accepts overlong 2-octet forms", equiv.MethodVectors, func(b []byte) bool {
+		return ref.Valid(bytes.ReplaceAll(bytes.ReplaceAll(b, []byte{0xc0}, []byte{0xc2}), []byte{0xc1}, []byte{0xc2}))
+	}},
+	{"accepts above U+10FFFF", equiv.MethodVectors, func(b []byte) bool {
+		return ref.Valid(bytes.ReplaceAll(b, []byte{0xf4, 0x90}, []byte{0xf4, 0x8f}))
+	}},
+}
+
+func TestKnownBadValid(t *testing.T) {
+	for _, kb := range knownBad {
+		t.Run(kb.name, func(t *testing.T) {
+			err := utf8validtest.Check(utf8validtest.Impl{Valid: kb.valid}, equiv.WithSeed(1), only(kb.method))
+			ces := equiv.Counterexamples(err)
+			if !errors.Is(err, equiv.ErrMismatch) || len(ces) == 0 {
+				t.Fatalf("not caught by %s: %v", kb.method, err)
+			}
+			if len(ces[0].Input) > 8 {
+				t.Errorf("counterexample not minimized: %v", ces[0])
+			}
+		})
+	}
+}
+
+// TestCheckInputReplays: a counterexample's fuzz form replays through
+// CheckInput and fails there too; the reference passes it.
+func TestCheckInputReplays(t *testing.T) {
+	bad := utf8validtest.Impl{Valid: knownBad[0].valid}
+	err := utf8validtest.Check(bad, equiv.WithSeed(1), only(equiv.MethodVectors))
+	ces := equiv.Counterexamples(err)
+	if len(ces) == 0 || ces[0].FuzzTarget != "FuzzUTF8" || len(ces[0].FuzzArgs) != 4 {
+		t.Fatalf("no fuzz form: %v", err)
+	}
+	a := ces[0].FuzzArgs
+	if err := utf8validtest.CheckInput(bad, a[0].([]byte), a[1].(uint32), a[2].(int), a[3].([]byte)); err == nil {
+		t.Errorf("the fuzz form %v does not reproduce %v", a, ces[0])
+	}
+	if err := utf8validtest.CheckInput(reference, a[0].([]byte), a[1].(uint32), a[2].(int), a[3].([]byte)); err != nil {
+		t.Errorf("the reference fails the fuzz form: %v", err)
+	}
+}
+
+// TestImplErrors: an Impl with nothing to check, or a Reader without a
+// Validator, is refused with a message saying so.
+func TestImplErrors(t *testing.T) {
+	for _, tc := range []struct {
+		impl utf8validtest.Impl
+		want string
+	}{
+		{utf8validtest.Impl{}, "both nil"},
+		{utf8validtest.Impl{Valid: ref.Valid, NewReader: reference.NewReader}, "needs Impl.NewValidator"},
+	} {
+		if err := utf8validtest.Check(tc.impl); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Check(%+v) = %v, want %q", tc.impl, err, tc.want)
+		}
+	}
+}

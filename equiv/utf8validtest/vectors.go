@@ -1,0 +1,223 @@
+package utf8validtest
+
+import (
+	"bytes"
+	"fmt"
+	"testing/iotest"
+
+	"github.com/equivcheck/equivcheck/equiv"
+	ref "github.com/equivcheck/equivcheck/reference/utf8valid"
+)
+
+// vector is a text with what RFC 3629, Markus Kuhn's stress test or the
+// Autobahn testsuite says of it: failAt is the offset of the first octet
+// at which it can no longer be valid (-1 if it can still be valid at its
+// end), incomplete whether it ends inside a character.
+type vector struct {
+	source     string
+	text       []byte
+	failAt     int
+	incomplete bool
+}
+
+// kosme is "κόσμε", the Autobahn testsuite's text (cases 6.3-6.6).
+var kosme = []byte{0xce, 0xba, 0xe1, 0xbd, 0xb9, 0xcf, 0x83, 0xce, 0xbc, 0xce, 0xb5}
+
+func cat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+
+// vectors are the suite's worked examples.
+var vectors = []vector{
+	// RFC 3629 §7 (https://www.rfc-editor.org/rfc/rfc3629#section-7).
+	{"RFC 3629 §7: A<NOT IDENTICAL TO><ALPHA>.", []byte{0x41, 0xe2, 0x89, 0xa2, 0xce, 0x91, 0x2e}, -1, false},
+	{"RFC 3629 §7: Korean", []byte{0xed, 0x95, 0x9c, 0xea, 0xb5, 0xad, 0xec, 0x96, 0xb4}, -1, false},
+	{"RFC 3629 §7: Japanese", []byte{0xe6, 0x97, 0xa5, 0xe6, 0x9c, 0xac, 0xe8, 0xaa, 0x9e}, -1, false},
+	{"RFC 3629 §7: BOM and U+233B4", []byte{0xef, 0xbb, 0xbf, 0xf0, 0xa3, 0x8e, 0xb4}, -1, false},
+	// Kuhn's stress test, 2.1-2.3: the first, last and other boundary
+	// characters of each length.
+	{"Kuhn 2.1: first of each length", []byte{0x00, 0xc2, 0x80, 0xe0, 0xa0, 0x80, 0xf0, 0x90, 0x80, 0x80}, -1, false},
+	{"Kuhn 2.2: last of each length", []byte{0x7f, 0xdf, 0xbf, 0xef, 0xbf, 0xbf, 0xf4, 0x8f, 0xbf, 0xbf}, -1, false},
+	{"Kuhn 2.3: U+D7FF U+E000 U+FFFD", []byte{0xed, 0x9f, 0xbf, 0xee, 0x80, 0x80, 0xef, 0xbf, 0xbd}, -1, false},
+	{"Kuhn 2.3, Autobahn 6.11.5: U+110000", []byte{0xf4, 0x90, 0x80, 0x80}, 1, false},
+	// 3.1-3.5: continuations alone, lonely starts, missing last octets,
+	// impossible octets.
+	{"Kuhn 3.1: a lone continuation", []byte{0x80}, 0, false},
+	{"Kuhn 3.1: two continuations", []byte{0x80, 0xbf}, 0, false},
+	{"Kuhn 3.2: C0 then a space", []byte{0xc0, 0x20}, 0, false},
+	{"Kuhn 3.2: C2 then a space", []byte{0xc2, 0x20}, 1, false},
+	{"Kuhn 3.2: E0 then a space", []byte{0xe0, 0x20}, 1, false},
+	{"Kuhn 3.2: F0 then a space", []byte{0xf0, 0x20}, 1, false},
+	{"Kuhn 3.3: C2 at the end", []byte{0xc2}, -1, true},
+	{"Kuhn 3.3: E0 A0 at the end", []byte{0xe0, 0xa0}, -1, true},
+	{"Kuhn 3.3: F0 90 80 at the end", []byte{0xf0, 0x90, 0x80}, -1, true},
+	{"Kuhn 3.3: F4 8F BF at the end", []byte{0xf4, 0x8f, 0xbf}, -1, true},
+	{"Kuhn 3.4: incomplete characters concatenated", []byte{0xc2, 0xe0, 0xa0}, 1, false},
+	{"Kuhn 3.5, Autobahn 6.16: FE FE FF FF", []byte{0xfe, 0xfe, 0xff, 0xff}, 0, false},
+	// 4.1-4.3: overlong forms.
+	{"Kuhn 4.1: overlong '/' in 2", []byte{0xc0, 0xaf}, 0, false},
+	{"Kuhn 4.1: overlong '/' in 3", []byte{0xe0, 0x80, 0xaf}, 1, false},
+	{"Kuhn 4.1: overlong '/' in 4", []byte{0xf0, 0x80, 0x80, 0xaf}, 1, false},
+	{"Kuhn 4.2: largest overlong in 2", []byte{0xc1, 0xbf}, 0, false},
+	{"Kuhn 4.2: largest overlong in 3", []byte{0xe0, 0x9f, 0xbf}, 1, false},
+	{"Kuhn 4.2: largest overlong in 4", []byte{0xf0, 0x8f, 0xbf, 0xbf}, 1, false},
+	{"Kuhn 4.3: overlong NUL in 3", []byte{0xe0, 0x80, 0x80}, 1, false},
+	// 5.1-5.3: surrogates, paired surrogates, noncharacters (valid).
+	{"Kuhn 5.1, Autobahn 6.18: U+D800", []byte{0xed, 0xa0, 0x80}, 1, false},
+	{"Kuhn 5.1: U+DFFF", []byte{0xed, 0xbf, 0xbf}, 1, false},
+	{"Kuhn 5.2, Autobahn 6.19: U+D800 U+DC00", []byte{0xed, 0xa0, 0x80, 0xed, 0xb0, 0x80}, 1, false},
+	{"Kuhn 5.3, Autobahn 6.21: U+FFFE U+FFFF U+FDD0", []byte{0xef, 0xbf, 0xbe, 0xef, 0xbf, 0xbf, 0xef, 0xb7, 0x90}, -1, false},
+	// Autobahn 6.x (derived from the case descriptions).
+	{"Autobahn 6.1.1: empty text", []byte{}, -1, false},
+	{"Autobahn 6.2.1: Hello-µ@ßöäüàá-UTF-8!!", []byte("Hello-\u00b5@\u00df\u00f6\u00e4\u00fc\u00e0\u00e1-UTF-8!!"), -1, false},
+	{"Autobahn 6.3.1: κόσμε, a surrogate, edited", cat(kosme, []byte{0xed, 0xa0, 0x80}, []byte("edited")), 12, false},
+	{"Autobahn 6.4.1: κόσμε, U+110000, edited", cat(kosme, []byte{0xf4, 0x90, 0x80, 0x80}, []byte("edited")), 12, false},
+	{"Autobahn 6.4.3: κόσμε, F4 90 in the middle of a chunk", cat(kosme, []byte{0xf4, 0x90, 0x80, 0x80, 0xce, 0xba}), 12, false},
+	{"Autobahn 6.5.1: κόσμε", kosme, -1, false},
+	{"Autobahn 6.6: κόσμε cut inside ό", kosme[:4], -1, true},
+	{"Autobahn 6.10.1: F7 BF BF BF", []byte{0xf7, 0xbf, 0xbf, 0xbf}, 0, false},
+	{"Autobahn 6.10.2: a 5-octet form", []byte{0xfb, 0xbf, 0xbf, 0xbf, 0xbf}, 0, false},
+	{"Autobahn 6.10.3: a 6-octet form", []byte{0xfd, 0xbf, 0xbf, 0xbf, 0xbf, 0xbf}, 0, false},
+	{"Autobahn 6.15.1: all incomplete, concatenated", []byte{0xc0, 0xe0, 0x80, 0xf0, 0x80, 0x80, 0xf7, 0xbf, 0xbf}, 0, false},
+	{"Autobahn 6.20.1: a surrogate after ASCII", cat([]byte("ab"), []byte{0xed, 0xb0, 0x80}), 3, false},
+}
+
+// vectors checks the reference against each vector (the oracle must agree
+// with its source), then the implementation on each, its every
+// truncation and the vector with trailing junk: Valid, Write in one piece,
+// in 1-octet pieces (Autobahn 6.3.2's fragmentation) and in every split in
+// two, Unmask likewise at every key phase, and a Reader over iotest's
+// one-octet reader and a plain one; then a Reader under
+// testing/iotest.TestReader.
+func (c *checker) vectors(r *equiv.Run) error {
+	count := tally(r)
+	for _, v := range vectors {
+		if err := oracle(v); err != nil {
+			return r.Errorf("%v: the oracle is wrong", err)
+		}
+		for _, text := range vectorTexts(v.text) {
+			for _, in := range vectorInputs(text) {
+				ce, ok := c.compare(in)
+				if ce != nil {
+					ce.Args += fmt.Sprintf(" vector=%q", v.source)
+				}
+				if err := count(ce, ok); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return c.readerContract(r)
+}
+
+// oracle checks the reference's verdict on v against v's source.
+func oracle(v vector) error {
+	var val ref.Validator
+	n, err := val.Write(v.text)
+	wantN, wantErr := len(v.text), error(nil)
+	if v.failAt >= 0 {
+		wantN, wantErr = v.failAt, ref.ErrInvalid
+	}
+	wantClose := map[bool]error{true: ref.ErrIncomplete}[v.incomplete]
+	if wantErr != nil {
+		wantClose = ref.ErrInvalid
+	}
+	if n != wantN || err != wantErr || val.Close() != wantClose || ref.Valid(v.text) != (wantErr == nil && !v.incomplete) {
+		return fmt.Errorf("reference on %q (%x): Write = %d, %v; Close = %v; want %d, %v; %v", v.source, v.text, n, err, val.Close(), wantN, wantErr, wantClose)
+	}
+	return nil
+}
+
+// vectorTexts are a vector's text, its every proper prefix, and the text
+// followed by an ASCII and by an impossible octet.
+func vectorTexts(text []byte) [][]byte {
+	out := [][]byte{text}
+	for n := range len(text) {
+		out = append(out, text[:n])
+	}
+	return append(out, cat(text, []byte("!")), cat(text, []byte{0xff}))
+}
+
+// vectorKey is the masking key of the vectors' Unmask and Reader inputs:
+// RFC 6455 §5.7's.
+var vectorKey = [4]byte{0x37, 0xfa, 0x21, 0x3d}
+
+// vectorInputs are the inputs made of one vector's text.
+func vectorInputs(text []byte) []Input {
+	ins := []Input{{Func: "Valid", Text: text, Align: len(text) & 63}}
+	splitWays := [][]int{nil, everyOctet(len(text))}
+	for i := 1; i < len(text); i++ {
+		splitWays = append(splitWays, []int{i})
+	}
+	for i, splits := range splitWays {
+		ins = append(ins, Input{Func: "Validator", Text: text, Align: i & 63, Splits: splits})
+		for pos := range 4 {
+			ins = append(ins, Input{Func: "Unmask", Text: text, Align: (i + pos) & 63, Splits: splits, Key: vectorKey, Pos: pos})
+		}
+	}
+	for _, kind := range []int{srcPlain, srcOneByte} {
+		rc := readerCase{kind: kind}
+		ins = append(ins, Input{Func: "Reader", Text: text, Key: vectorKey, Underlying: sourceName(kind, 0), rc: rc})
+	}
+	return ins
+}
+
+// everyOctet returns the splits of n octets into 1-octet pieces.
+func everyOctet(n int) []int {
+	var s []int
+	for i := 1; i < n; i++ {
+		s = append(s, i)
+	}
+	return s
+}
+
+// readerContractTexts are the valid texts readerContract reads.
+var readerContractTexts = [][]byte{{}, []byte("a"), kosme, bytes.Repeat(kosme, 100)}
+
+// readerContract runs testing/iotest.TestReader, which checks io.Reader's
+// contract as the standard library checks its readers, on a Reader over
+// each of readerContractTexts masked with the vectors' key: the
+// reference's first (the oracle), then the implementation's.
+func (c *checker) readerContract(r *equiv.Run) error {
+	if c.impl.NewReader == nil {
+		return nil
+	}
+	for _, text := range readerContractTexts {
+		wire := masked(text, vectorKey, 0)
+		if err := iotest.TestReader(ref.NewReader(bytes.NewReader(wire), vectorKey, new(ref.Validator)), text); err != nil {
+			return r.Errorf("reference Reader fails testing/iotest.TestReader on %d octets: %v: the oracle is wrong", len(text), err)
+		}
+		in := Input{Func: "Reader", Text: text, Key: vectorKey, Underlying: "bytes.Reader (iotest.TestReader)"}
+		if equiv.Excluded(c.cfg, in) {
+			continue
+		}
+		var err error
+		p := equiv.Catch(func() {
+			err = iotest.TestReader(c.impl.NewReader(bytes.NewReader(wire), vectorKey, c.impl.NewValidator()), text)
+		})
+		if p != nil || err != nil {
+			got := fmt.Sprint(err)
+			if p != nil {
+				got = fmt.Sprintf("panic(%v)", p.Value)
+			}
+			return r.Fail(&equiv.Counterexample{Func: "Reader", Input: bytes.Clone(text),
+				Args: fmt.Sprintf("key=%x under testing/iotest.TestReader", vectorKey), Got: got,
+				Want: "io.Reader's contract kept", Stack: equiv.StackOf(p), FuzzTarget: fuzzName,
+				FuzzArgs: []any{bytes.Clone(text), keyWord(vectorKey), 0, encodePlan(plan{})}})
+		}
+		r.Count(1)
+	}
+	return nil
+}
+
+// tally returns a function that counts a check's comparison, if it made
+// one, and turns its counterexample into the method's failure.
+func tally(r *equiv.Run) func(*equiv.Counterexample, bool) error {
+	return func(ce *equiv.Counterexample, compared bool) error {
+		if ce != nil {
+			return r.Fail(ce)
+		}
+		if compared {
+			r.Count(1)
+		}
+		return nil
+	}
+}
