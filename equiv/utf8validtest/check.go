@@ -3,6 +3,7 @@ package utf8validtest
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -22,6 +23,10 @@ type checker struct {
 	// site, when set, places every text flush against a guard page
 	// instead (the guard method).
 	site *guardSite
+	// rng is the random source of the exhaustive part under way: its
+	// own, seeded from the run's seed and the part's index, so that the
+	// part draws the same inputs on whichever shard runs it.
+	rng *rand.Rand
 }
 
 // input places text where the implementation reads it, on read-only pages

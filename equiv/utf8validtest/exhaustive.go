@@ -21,6 +21,7 @@ func (c *checker) exhaustive(r *equiv.Run) error {
 		if !r.Mine(i) {
 			continue
 		}
+		c.rng = rand.New(rand.NewPCG(r.Config().Seed(), uint64(i)))
 		if err := part(r); err != nil {
 			return err
 		}
@@ -224,7 +225,7 @@ func (c *checker) grid(r *equiv.Run) error {
 		for align := range 64 {
 			for k := (n + align) % step; k < len(textClasses); k += step {
 				cl := textClasses[k]
-				text := cl.fill(r.Rand(), n)
+				text := cl.fill(c.rng, n)
 				for _, in := range []Input{
 					{Func: "Valid", Text: text, Align: align},
 					{Func: "Validator", Text: text, Align: align},
@@ -264,7 +265,7 @@ func (c *checker) failures(r *equiv.Run) error {
 	r.Expect("a flaw at every offset of 300 octets")
 	count := tally(r)
 	before := r.Checked()
-	base := fillText(r.Rand(), failLen, nil)
+	base := fillText(c.rng, failLen, nil)
 	splits := []int{32, 64, 128}
 	for _, align := range []int{0, 1, 31, 63} {
 		for at := 0; at < failLen; at++ {
@@ -298,7 +299,7 @@ func (c *checker) failures(r *equiv.Run) error {
 // (Autobahn 6.3.2's fragmentation).
 func (c *checker) longSplits(r *equiv.Run) error {
 	count := tally(r)
-	text := fillText(r.Rand(), 200, nil)
+	text := fillText(c.rng, 200, nil)
 	var ways [][]int
 	for i := 0; i <= len(text); i++ {
 		ways = append(ways, []int{i})
