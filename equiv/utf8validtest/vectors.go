@@ -142,15 +142,17 @@ var vectorKey = [4]byte{0x37, 0xfa, 0x21, 0x3d}
 
 // vectorInputs are the inputs made of one vector's text.
 func vectorInputs(text []byte) []Input {
-	ins := []Input{{Func: "Valid", Text: text, Align: len(text) & 63}}
+	// The alignments step by a half-length, so that a length's layout
+	// (equiv.LayoutOf) does not come out the same for every input.
+	ins := []Input{{Func: "Valid", Text: text, Align: len(text) >> 1 & 63}}
 	splitWays := [][]int{nil, everyOctet(len(text))}
 	for i := 1; i < len(text); i++ {
 		splitWays = append(splitWays, []int{i})
 	}
 	for i, splits := range splitWays {
-		ins = append(ins, Input{Func: "Validator", Text: text, Align: i & 63, Splits: splits})
+		ins = append(ins, Input{Func: "Validator", Text: text, Align: (i + len(text)>>1) & 63, Splits: splits})
 		for pos := range 4 {
-			ins = append(ins, Input{Func: "Unmask", Text: text, Align: (i + pos) & 63, Splits: splits, Key: vectorKey, Pos: pos})
+			ins = append(ins, Input{Func: "Unmask", Text: text, Align: (i + pos + len(text)>>1) & 63, Splits: splits, Key: vectorKey, Pos: pos})
 		}
 	}
 	for _, kind := range []int{srcPlain, srcOneByte} {
