@@ -108,7 +108,7 @@ func WithMethods(keep func(method string) bool) Option {
 }
 
 // WithCorpus replaces the seed corpus replayed by the corpus method. fsys
-// holds one directory per pair ("checksum/", "websocket/", "quic/"; see
+// holds one directory per pair ("checksum/", "websocket/", "quic/", "utf8/"; see
 // FuzzTarget.Corpus) of files in the "go test fuzz v1" format. The default
 // is the suite's own (for this module's pairs, the corpus embedded from the
 // repository's corpus/ directory).

@@ -3,7 +3,7 @@
 // guard pages, rapid and gopter properties, corpus replay) against an
 // implementation, counts what each compared, and reports minimized
 // counterexamples. It knows no pair: the suites for this module's pairs are
-// the packages checksumtest, websockettest and quictest beside it, and the
+// the packages checksumtest, websockettest, quictest and utf8validtest beside it, and the
 // release gate is package gate.
 //
 // # Checking an implementation

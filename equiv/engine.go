@@ -24,7 +24,7 @@ const (
 // Suite describes one pair (a reference and the implementation under test)
 // bound to one implementation: the methods that check it and the fuzz
 // targets whose corpus the corpus method replays. The pair packages
-// (checksumtest, websockettest, quictest) build one with NewSuite; a suite
+// (checksumtest, websockettest, quictest, utf8validtest) build one with NewSuite; a suite
 // for a pair of your own is a Suite literal.
 type Suite struct {
 	// Pair names the pair, such as "checksum". It prefixes every error.
