@@ -127,7 +127,7 @@ func Check(s Suite, opts ...Option) error {
 	for i, m := range methods(s) {
 		m.Unchecked = append(s.Unchecked[:len(s.Unchecked):len(s.Unchecked)], m.Unchecked...)
 		var res Result
-		if hung != "" {
+		if hung != "" && (cfg.methods == nil || cfg.methods(m.Name)) {
 			res = Result{Pair: s.Pair, Method: m.Name, Seed: cfg.seed, Level: cfg.level, Unchecked: m.Unchecked,
 				Skipped: "not run: " + hung, Interrupted: true}
 		} else {
