@@ -134,29 +134,29 @@ func runAll(name string, o *options, variants []Variant, stdout, stderr io.Write
 	return rep, 0
 }
 
-// writeReports writes -json and -junit and returns the exit status: the
-// verdict's, except that a report that cannot be written turns a pass
-// into 2 (a disagreement stays 1), and a signal gives 130.
+// writeReports writes -junit and -json and returns the exit status, which
+// the JSON report carries: the verdict's, except that a signal gives 130
+// and a report that cannot be written turns a pass into 2 (a disagreement
+// stays 1). JUnit goes first, so that the JSON says 2 when it failed.
 func writeReports(name string, o *options, rep *report, stdout, stderr io.Writer) int {
-	code := rep.ExitCode
+	if rep.Stopped == "signal" {
+		rep.ExitCode = 130
+	}
 	for _, w := range []struct {
 		flag, path string
 		write      func(string, io.Writer) error
-	}{{"-json", o.json, rep.writeJSON}, {"-junit", o.junit, rep.writeJUnit}} {
+	}{{"-junit", o.junit, rep.writeJUnit}, {"-json", o.json, rep.writeJSON}} {
 		if w.path == "" {
 			continue
 		}
 		if err := w.write(w.path, stdout); err != nil {
 			fmt.Fprintf(stderr, "%s: %s: %v\n", name, w.flag, err)
-			if code == 0 {
-				code = 2
+			if rep.ExitCode == 0 {
+				rep.ExitCode = 2
 			}
 		}
 	}
-	if rep.Stopped == "signal" {
-		return 130
-	}
-	return code
+	return rep.ExitCode
 }
 
 // check rejects what would make the run meaningless before it starts:

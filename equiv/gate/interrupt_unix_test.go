@@ -22,10 +22,8 @@ func TestInterrupt(t *testing.T) {
 	if code != 130 || !strings.Contains(stdout, "stopped by signal") {
 		t.Fatalf("exit %d, want 130:\n%s", code, stdout)
 	}
-	checkStopped(t, js, "signal")
-	if data, err := os.ReadFile(ju); err != nil || !strings.Contains(string(data), "notrun") {
-		t.Errorf("JUnit report of the interrupted run: %v\n%s", err, data)
-	}
+	checkStopped(t, js, "signal", 130)
+	checkRedJUnit(t, ju)
 }
 
 // TestInterruptWhileStuck: SIGINT stops a run whose call is stuck (the
