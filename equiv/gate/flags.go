@@ -175,7 +175,7 @@ func usage(w io.Writer, name string) {
 	fset := newFlagSet(name)
 	fset.SetOutput(w)
 	fset.PrintDefaults()
-	fmt.Fprintf(w, "\nexit status: 0 every check that ran agreed; 1 a disagreement, or a required variant that could not run; 2 unusable flags or a corrupt corpus file\n")
+	fmt.Fprintf(w, "\nexit status: 0 every check that ran agreed; 1 a disagreement, or a required variant that could not run; 2 unusable flags, a corrupt corpus file, or nothing compared (every selected check skipped here); 130 interrupted\n")
 }
 
 // suiteOptions are the options every suite runs with.

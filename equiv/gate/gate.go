@@ -131,6 +131,12 @@ func runAll(name string, o *options, variants []Variant, stdout, stderr io.Write
 		fmt.Fprintf(stderr, "%s: no %s here: regression inputs are not replayed and counterexamples not written (see -fuzzdir)\n", name, defaultFuzzdir)
 	}
 	rep.finish(o, stdout, stderr)
+	if o.shardN <= 1 && rep.ExitCode == 0 && rep.Passed == 0 && rep.Skipped > 0 {
+		// Every check -run selects was skipped here: a run that compared
+		// nothing did not pass. (Under -shard, the other shards may.)
+		fmt.Fprintf(stderr, "%s: nothing was compared: the %d checks -run %q selects cannot run here (see -list; -require makes a missing variant a failure)\n", name, rep.Skipped, o.run)
+		rep.ExitCode = 2
+	}
 	return rep, 0
 }
 
