@@ -33,8 +33,10 @@ const (
 // Test runs Check as subtests of t, one per method (so that "go test -run
 // 'TestX/exhaustive'" selects one), logs what each compared and what the
 // options narrowed, reports every failure as an error and a method that
-// cannot run here as a skip. A suite that cannot run at all (Suite.Err) is
-// one fatal error. All methods share one seed, logged, which EQUIV_SEED
+// cannot run here as a skip. Under "go test -short" a Long method that is
+// Split runs a sample of its domain (WithSample(ShortSample)), which its
+// log says; one that is not Split is skipped. A suite that cannot run at
+// all (Suite.Err) is one fatal error. All methods share one seed, logged, which EQUIV_SEED
 // reproduces. Test may be called from parallel tests.
 func Test(t *testing.T, s Suite, opts ...Option) {
 	t.Helper()
@@ -52,11 +54,15 @@ func Test(t *testing.T, s Suite, opts ...Option) {
 		name := m.Name
 		t.Run(name, func(t *testing.T) {
 			t.Helper()
+			mopts := opts[:len(opts):len(opts)]
 			if m.Long && testing.Short() {
-				t.Skipf("%s takes long: it runs without -short", name)
+				if !m.Split {
+					t.Skipf("%s takes long and cannot be sampled (not Split): it runs without -short", name)
+				}
+				mopts = append(mopts, WithSample(ShortSample))
 			}
 			var res *Result
-			err := Check(s, append(opts[:len(opts):len(opts)],
+			err := Check(s, append(mopts,
 				WithMethods(func(m string) bool { return m == name }),
 				WithReport(func(r Result) {
 					if r.Method == name {
