@@ -1,8 +1,6 @@
 package equiv_test
 
 import (
-	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -71,17 +69,9 @@ func TestSampleComparedNothing(t *testing.T) {
 // -v showed); a Long method that is not Split is still skipped, saying why.
 // The run is a child process (this test binary with -test.short).
 func TestShortSamples(t *testing.T) {
-	if os.Getenv("EQUIV_TEST_SHORT_CHILD") != "" {
-		return
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestShortChild$", "-test.short", "-test.v")
-	cmd.Env = append(os.Environ(), "EQUIV_TEST_SHORT_CHILD=1", equiv.EnvSeed+"=6", equiv.EnvFailDir+"=off")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("child: %v\n%s", err, out)
-	}
+	out := runChild(t, "TestShortChild", []string{equiv.EnvSeed + "=6"}, "-test.short")
 	for _, want := range []string{"--- PASS: TestShortChild/units", "domain narrowed: sampled", "3 of its 12 units", "--- SKIP: TestShortChild/whole", "cannot be sampled"} {
-		if !strings.Contains(string(out), want) {
+		if !strings.Contains(out, want) {
 			t.Errorf("go test -short output lacks %q:\n%s", want, out)
 		}
 	}
@@ -89,9 +79,7 @@ func TestShortSamples(t *testing.T) {
 
 // TestShortChild is TestShortSamples's child.
 func TestShortChild(t *testing.T) {
-	if os.Getenv("EQUIV_TEST_SHORT_CHILD") == "" {
-		t.Skip("run by TestShortSamples")
-	}
+	isChild(t)
 	var ran []int
 	s := unitsSuite(&ran, func(int) bool { return false })
 	s.Methods = append(s.Methods, equiv.Method{Name: "whole", Long: true, Func: func(r *equiv.Run) error { r.Count(1); return nil }})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -50,6 +51,9 @@ func Test(t *testing.T, s Suite, opts ...Option) {
 	opts = append(opts[:len(opts):len(opts)], env...)
 	seed := NewConfig(opts...).Seed()
 	opts = append(opts, WithSeed(seed))
+	for _, u := range suiteUnchecked(s) {
+		t.Logf("not checked: %s", u)
+	}
 	for _, m := range methods(s) {
 		name := m.Name
 		t.Run(name, func(t *testing.T) {
@@ -91,12 +95,24 @@ func logResult(t *testing.T, res *Result) {
 	t.Helper()
 	t.Logf("%s: %d inputs compared in %v (level %s, seed %d; %s=%d reproduces it)",
 		res.Method, res.Checked, res.Elapsed, res.Level, res.Seed, EnvSeed, res.Seed)
-	for _, u := range res.Unchecked {
-		t.Logf("not checked: %s", u)
-	}
 	if len(res.Narrowed) > 0 {
 		t.Logf("domain narrowed: %s", describe(res.Narrowed))
 	}
+}
+
+// suiteUnchecked lists, once each, the functions some method of s leaves
+// unchecked (the suite's own list, then each method's), which Test logs
+// once rather than in every method.
+func suiteUnchecked(s Suite) []string {
+	var out []string
+	for _, m := range append([]Method{{Unchecked: s.Unchecked}}, methods(s)...) {
+		for _, u := range m.Unchecked {
+			if !slices.Contains(out, u) {
+				out = append(out, u)
+			}
+		}
+	}
+	return out
 }
 
 // reportCounterexample logs the panic stack, if any, and writes the
