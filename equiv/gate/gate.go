@@ -53,6 +53,10 @@ type Variant struct {
 	// equiv.AnyPanic, equiv.Exclude); each narrowing shows in the table
 	// and the JSON report. Level, seed and corpus come from the flags.
 	Options []equiv.Option
+	// Note, if non-empty, says briefly why the functions this variant's
+	// Impl leaves out are not checked here ("streamers: checked under
+	// dispatch"): the notes under the table print it beside them, once.
+	Note string
 }
 
 func (v Variant) id() string { return v.Suite.Pair + "/" + v.Name }

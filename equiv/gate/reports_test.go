@@ -281,8 +281,8 @@ func TestEmptyShard(t *testing.T) {
 		}
 		return nil
 	}}}}}
-	code, stdout, _ := runGate(t, []gate.Variant{split}, "-seed", "1", "-shard", "5/5")
-	if code != 0 || !strings.Contains(stdout, "skip (shard 5/5 compared nothing in its 0 of 3 units)") || !strings.Contains(stdout, "0 passed, 0 failed, 1 skipped") {
+	code, stdout, _ := runGate(t, []gate.Variant{split}, "-seed", "1", "-shard", "5/5", "-v")
+	if code != 0 || !strings.Contains(stdout, "reason: shard 5/5 compared nothing in its 0 of 3 units") || !strings.Contains(stdout, "0 passed, 0 failed, 1 skipped") {
 		t.Errorf("split method, shard 5/5 of 3 units: exit %d\n%s", code, stdout)
 	}
 	js := filepath.Join(t.TempDir(), "r.json")
