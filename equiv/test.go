@@ -4,13 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/equivcheck/equivcheck/internal/atomicfile"
 )
 
 // Environment variables read by Test, so that a "go test" run can change
@@ -54,6 +51,7 @@ func Test(t *testing.T, s Suite, opts ...Option) {
 	for _, u := range suiteUnchecked(s) {
 		t.Logf("not checked: %s", u)
 	}
+	var found []*Counterexample // written once all methods ran
 	for _, m := range methods(s) {
 		name := m.Name
 		t.Run(name, func(t *testing.T) {
@@ -84,11 +82,15 @@ func Test(t *testing.T, s Suite, opts ...Option) {
 				t.Error(e)
 				var ce *Counterexample
 				if errors.As(e, &ce) {
-					reportCounterexample(t, ce)
+					if ce.Stack != "" {
+						t.Logf("the implementation panicked:\n%s", ce.Stack)
+					}
+					found = append(found, ce)
 				}
 			}
 		})
 	}
+	writeCounterexamples(t, s, opts, found)
 }
 
 func logResult(t *testing.T, res *Result) {
@@ -113,33 +115,6 @@ func suiteUnchecked(s Suite) []string {
 		}
 	}
 	return out
-}
-
-// reportCounterexample logs the panic stack, if any, and writes the
-// counterexample as a fuzz input under EQUIV_FAILDIR.
-func reportCounterexample(t *testing.T, ce *Counterexample) {
-	t.Helper()
-	if ce.Stack != "" {
-		t.Logf("the implementation panicked:\n%s", ce.Stack)
-	}
-	name, data, ok := ce.FuzzFile()
-	dir := os.Getenv(EnvFailDir)
-	switch {
-	case !ok || dir == "off":
-		return
-	case dir == "":
-		dir = filepath.Join("testdata", "equiv")
-	}
-	path := filepath.Join(dir, ce.FuzzTarget, name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Logf("not writing the counterexample: %v", err)
-		return
-	}
-	if err := atomicfile.Write(dir, path, data, 0o644); err != nil {
-		t.Logf("not writing the counterexample: %v", err)
-		return
-	}
-	t.Logf("counterexample written to %s: copy it into testdata/fuzz/<your fuzz target>/ (a target that calls the pair's Fuzz helper) to replay it with every go test", path)
 }
 
 // envOptions reads EQUIV_LEVEL and EQUIV_SEED.

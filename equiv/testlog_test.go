@@ -14,16 +14,24 @@ import (
 const envChild = "EQUIV_TEST_CHILD"
 
 // runChild runs this test binary's test name with -test.v and args, with
-// env set, and returns its output; it fails t if the child fails.
+// env set (EQUIV_FAILDIR=off unless env sets it), and returns its output;
+// it fails t if the child fails.
 func runChild(t *testing.T, name string, env []string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^" + name + "$", "-test.v"}, args...)...)
-	cmd.Env = append(os.Environ(), append(env, envChild+"="+name, equiv.EnvFailDir+"=off")...)
-	out, err := cmd.CombinedOutput()
+	out, err := child(name, env, args...)
 	if err != nil {
 		t.Fatalf("child %s: %v\n%s", name, err, out)
 	}
-	return string(out)
+	return out
+}
+
+// child runs this test binary's test name as runChild does and returns
+// its output and error.
+func child(name string, env []string, args ...string) (string, error) {
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^" + name + "$", "-test.v"}, args...)...)
+	cmd.Env = append(os.Environ(), append([]string{envChild + "=" + name, equiv.EnvFailDir + "=off"}, env...)...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
 }
 
 // isChild skips t unless it is the child a parent test runs.
