@@ -35,7 +35,7 @@ func child(name string, env []string, args ...string) (string, error) {
 }
 
 // isChild skips t unless it is the child a parent test runs.
-func isChild(t *testing.T) {
+func isChild(t testing.TB) {
 	t.Helper()
 	if os.Getenv(envChild) != t.Name() {
 		t.Skip("run by a parent test as a child process")
