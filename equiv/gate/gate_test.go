@@ -329,8 +329,10 @@ func TestHelpListsEveryFlag(t *testing.T) {
 	}
 }
 
-// TestExitCodes checks the README's exit-status table row by row (the
-// exit-2 rows are TestUsageErrorsExit2's).
+// TestExitCodes checks the exit-status table of docs/report.md (and the
+// README's short one) row by row (most exit-2 conditions are
+// TestUsageErrorsExit2's; -timeout and signals TestTimeout's and
+// TestInterrupt's).
 func TestExitCodes(t *testing.T) {
 	neon := gate.Variant{Name: "neon", Suite: refVariant.Suite, Skip: "needs arm64"}
 	nothing := gate.Variant{Name: "nothing", Suite: equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "m", Func: func(*equiv.Run) error { return nil }}}}}
@@ -348,6 +350,7 @@ func TestExitCodes(t *testing.T) {
 		{"only an unavailable required variant selected", []gate.Variant{refVariant, neon}, []string{"-run", "neon", "-require", "neon"}, 1},
 		{"an implementation the suite cannot check", []gate.Variant{{Name: "empty", Suite: checksumtest.NewSuite(checksumtest.Impl{})}}, nil, 1},
 		{"a method that compared nothing", []gate.Variant{nothing}, nil, 1},
+		{"a call that did not return", []gate.Variant{hungVariant}, []string{"-run", "exhaustive", "-calltimeout", "200ms"}, 1},
 		{"-run matching no check", []gate.Variant{refVariant, neon}, []string{"-run", "^nothing$"}, 2},
 		{"-run selecting only checks that cannot run here", []gate.Variant{refVariant, neon}, []string{"-run", "neon"}, 2},
 	} {
