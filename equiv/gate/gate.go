@@ -1,10 +1,14 @@
 // Package gate is equivcheck's release gate as a library: Main runs the
 // conformance suite of every variant it is given, prints a table (pair,
 // variant, method, inputs checked, time, result) and exits 0 when every
-// check that ran agreed, 1 on any disagreement (printing a minimized
-// counterexample and writing it as a fuzz input) or a required variant that
-// could not run, and 2 on unusable flags, a corrupt corpus file, or
-// variants whose names clash or hold '/', ',' or a space.
+// check that ran agreed and something was compared, 1 on any disagreement
+// (printing a minimized counterexample and writing it as a fuzz input), a
+// call that did not return within -calltimeout, a required variant that
+// could not run or a run -timeout stopped, 2 on unusable flags, a corrupt
+// corpus file, variants whose names clash or hold '/', ',' or a space, or
+// a selection that compares nothing here, and 130 on SIGINT or SIGTERM
+// (docs/report.md has every condition). The JSON report's exit_code is
+// always the status.
 //
 // cmd/equivcheck is Main over this module's variants. A gate of your own is
 // a ten-line main over yours:
@@ -16,8 +20,9 @@
 //		)
 //	}
 //
-// and takes the same flags: -level, -run, -seed, -require, -json, -corpus,
-// -fuzzdir, -list (run it with -help). -run matches pair/variant/method; a
+// and takes the same flags: -level, -run, -seed, -require, -json, -junit,
+// -timeout, -calltimeout, -shard, -corpus, -fuzzdir, -list (run it with
+// -help). -run matches pair/variant/method; a
 // variant that cannot run here, or whose implementation its suite refuses,
 // has one row, pair/variant/*, which -run selects when it selects any
 // method of that pair for the variant (so -run /vectors still lists a
