@@ -273,6 +273,8 @@ type Run struct {
 	calls        uint64 // of Count, for the checkpoints
 	asked, owned int    // units Mine was asked about, and gave this shard
 	sampledUnits int    // of those asked, the units in the sample (WithSample)
+	thinAsked    int    // items Thin was asked about (WithSample)
+	thinKept     int    // of those, the items it let run
 	rng          *rand.Rand
 	start        time.Time
 	lastProgress time.Time

@@ -24,14 +24,39 @@ func (c *Config) sampled(i int) bool {
 	return c.sampleN <= 1 || uint64(i)%uint64(c.sampleN) == c.seed%uint64(c.sampleN)
 }
 
+// Thin reports whether item j of one of a method's longest loops runs:
+// always, without WithSample; under WithSample(n), about one item in n,
+// those whose index is the seed's quotient by n, mod n (another residue
+// than the units', so that over n*n seeds every item of every unit runs).
+// A part that costs many times the others (a grid of every length, every
+// first byte) thins its outer loop with it, so that no sample holds it
+// whole: the sample's cost is about 1/n of the method's, not the cost of
+// its heaviest unit. The sample's note counts the items left out.
+func (r *Run) Thin(j int) bool {
+	n := uint64(r.cfg.sampleN)
+	if n <= 1 {
+		return true
+	}
+	r.thinAsked++
+	if uint64(j)%n != r.cfg.seed/n%n {
+		return false
+	}
+	r.thinKept++
+	return true
+}
+
 // sampleNote says, for a Split method run with WithSample, which part of
 // its domain it ran, or "".
 func (r *Run) sampleNote(split bool) string {
 	if !split || r.cfg.sampleN <= 1 {
 		return ""
 	}
-	return fmt.Sprintf("sampled (WithSample, go test -short): %d of its %d units, those = %d mod %d by the seed; without -short it runs them all",
-		r.sampledUnits, r.asked, r.cfg.seed%uint64(r.cfg.sampleN), r.cfg.sampleN)
+	thinned := ""
+	if r.thinAsked > 0 {
+		thinned = fmt.Sprintf(" and %d of the %d items of its longest loops", r.thinKept, r.thinAsked)
+	}
+	return fmt.Sprintf("sampled (WithSample, go test -short): %d of its %d units%s, by the seed; without -short it runs them all",
+		r.sampledUnits, r.asked, thinned)
 }
 
 // partSkip is the Skipped of a Split method that asked Run.Mine and

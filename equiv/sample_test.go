@@ -85,3 +85,51 @@ func TestShortChild(t *testing.T) {
 	s.Methods = append(s.Methods, equiv.Method{Name: "whole", Long: true, Func: func(r *equiv.Run) error { r.Count(1); return nil }})
 	equiv.Test(t, s)
 }
+
+// TestThin: under WithSample(4) a long loop thinned with Run.Thin runs a
+// quarter of its items, by another residue of the seed than the units',
+// so that the 16 seeds 0..15 run every item of the loop once per unit
+// residue; without WithSample every item runs, and the note says nothing.
+func TestThin(t *testing.T) {
+	thinned := func(ran *[]int) equiv.Suite {
+		return equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "loop", Split: true, Func: func(r *equiv.Run) error {
+			if !r.Mine(0) {
+				return nil
+			}
+			for j := range 8 {
+				if r.Thin(j) {
+					*ran = append(*ran, j)
+					r.Count(1)
+				}
+			}
+			return nil
+		}}}}
+	}
+	times := map[int]int{}
+	for seed := uint64(0); seed < 16; seed++ {
+		var ran []int
+		rs, err := results(thinned(&ran), equiv.WithSeed(seed|1<<12), equiv.WithSample(4)) // 1<<12: never seed 0
+		want := []int{int(seed / 4 % 4), int(seed/4%4) + 4}
+		if seed%4 != 0 {
+			want = nil // unit 0 is not in this seed's sample
+		}
+		if !slices.Equal(ran, want) {
+			t.Errorf("seed %d: ran items %v (%v), want %v", seed, ran, err, want)
+		}
+		if want != nil && (len(rs) != 1 || !strings.Contains(strings.Join(rs[0].Narrowed, ";"), "2 of the 8 items of its longest loops")) {
+			t.Errorf("seed %d: narrowed %q, want the thinned items counted", seed, rs[0].Narrowed)
+		}
+		for _, j := range ran {
+			times[j]++
+		}
+	}
+	for j := range 8 {
+		if times[j] != 1 {
+			t.Errorf("item %d ran %d times over 16 seeds, want once", j, times[j])
+		}
+	}
+	var ran []int
+	if rs, err := results(thinned(&ran), equiv.WithSeed(5)); err != nil || len(ran) != 8 || rs[0].Narrowed != nil {
+		t.Errorf("without WithSample: ran %v (%v), narrowed %q; want all 8 and no note", ran, err, rs[0].Narrowed)
+	}
+}
