@@ -71,6 +71,7 @@ type Config struct {
 	progressEvery time.Duration
 	shardK        int
 	shardN        int
+	sampleN       int // WithSample
 
 	serial         bool // no concurrent caller (Serial)
 	callTimeout    time.Duration

@@ -59,10 +59,16 @@ func ParseShard(s string) (k, n int, err error) {
 // implementation leaves out do) is reported skipped on that shard, never
 // passed: only the whole run can say the method compared nothing. One
 // that never asked Mine compared nothing on every shard, and fails with
-// ErrNothingChecked as an unsharded method does.
+// ErrNothingChecked as an unsharded method does. Under WithSample, a unit
+// outside the sample is nobody's.
 func (r *Run) Mine(i int) bool {
 	r.asked++
 	mine := r.cfg.shardN <= 1 || i%r.cfg.shardN == r.cfg.shardK-1
+	if r.cfg.sampled(i) {
+		r.sampledUnits++
+	} else {
+		mine = false
+	}
 	if mine {
 		r.owned++
 	}

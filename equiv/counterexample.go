@@ -42,13 +42,32 @@ type Counterexample struct {
 	Hung bool
 }
 
+// Error renders the counterexample in the one format of every pair's
+// Check, Test and Fuzz: "pair/method: Func(len=N args) = got, want want;
+// input hex (seed S)". A Func with spaces (a law's name) is quoted; a
+// counterexample with neither input nor fuzz arguments (a law's) has no
+// len and no input; one without a seed (a fuzz input's, from CheckInput)
+// says what reproduces it instead.
 func (c *Counterexample) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s/%s: %s(len=%d", c.Pair, c.Method, c.Func, len(c.Input))
-	if c.Args != "" {
-		fmt.Fprintf(&b, " %s", c.Args)
+	noInput := c.Input == nil && c.FuzzArgs == nil
+	fmt.Fprintf(&b, "%s/%s: %s(", c.Pair, c.Method, quoteIfSpaced(c.Func))
+	if !noInput {
+		fmt.Fprintf(&b, "len=%d", len(c.Input))
+		if c.Args != "" {
+			b.WriteString(" ")
+		}
 	}
-	fmt.Fprintf(&b, ") = %s, want %s; input %s (seed %d)", c.Got, c.Want, hexString(c.Input), c.Seed)
+	fmt.Fprintf(&b, "%s) = %s, want %s", c.Args, c.Got, c.Want)
+	if !noInput {
+		fmt.Fprintf(&b, "; input %s", hexString(c.Input))
+	}
+	switch {
+	case c.Seed != 0:
+		fmt.Fprintf(&b, " (seed %d)", c.Seed)
+	case c.FuzzArgs != nil:
+		b.WriteString(" (no seed: the fuzz input reproduces it)")
+	}
 	return b.String()
 }
 

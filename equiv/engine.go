@@ -69,9 +69,10 @@ type Method struct {
 	// it runs on every shard of a sharded run (WithShard), each doing its
 	// part.
 	Split bool
-	// Long marks a method that takes long (a large enumeration): Test
-	// skips it, saying so, under "go test -short", as slow emulated
-	// platforms (wasip1, qemu) run the suites.
+	// Long marks a method that takes long (a large enumeration): under
+	// "go test -short", as slow emulated platforms (wasip1, qemu) run the
+	// suites, Test runs a sample of it if it is Split (WithSample), which
+	// its Result and the test's log say, and else skips it, saying so.
 	Long bool
 }
 
@@ -127,7 +128,7 @@ func Check(s Suite, opts ...Option) error {
 	for i, m := range methods(s) {
 		m.Unchecked = append(s.Unchecked[:len(s.Unchecked):len(s.Unchecked)], m.Unchecked...)
 		var res Result
-		if hung != "" {
+		if hung != "" && (cfg.methods == nil || cfg.methods(m.Name)) {
 			res = Result{Pair: s.Pair, Method: m.Name, Seed: cfg.seed, Level: cfg.level, Unchecked: m.Unchecked,
 				Skipped: "not run: " + hung, Interrupted: true}
 		} else {
@@ -237,6 +238,9 @@ func (r *Run) finish(res Result, m Method, err, concErr error) Result {
 		res.Err = errors.Join(err, concErr)
 	}
 	res.Interrupted = errors.Is(res.Err, ErrInterrupted)
+	if note := r.sampleNote(m.Split); note != "" {
+		res.Narrowed = append(res.Narrowed, note)
+	}
 	res.Checked = r.checked
 	res.Domain = r.domain()
 	if res.Err == nil && !r.cfg.stopped() {
@@ -244,11 +248,12 @@ func (r *Run) finish(res Result, m Method, err, concErr error) Result {
 	}
 	switch {
 	case res.Err != nil || r.checked > 0:
-	case r.cfg.shardN > 1 && m.Split && r.asked > 0:
-		// The method divided its domain and this shard's part compared
-		// nothing: whether the whole method compared anything is for the
-		// other shards to say, and this one did not check anything.
-		res.Skipped = fmt.Sprintf("shard %d/%d compared nothing in its %d of %d units", r.cfg.shardK, r.cfg.shardN, r.owned, r.asked)
+	case (r.cfg.shardN > 1 || r.cfg.sampleN > 1) && m.Split && r.asked > 0:
+		// The method divided its domain and this shard's part (or the
+		// sample) compared nothing: whether the whole method compared
+		// anything is for the other shards to say, and this one did not
+		// check anything.
+		res.Skipped = r.partSkip()
 	default:
 		// A method that compared nothing did not check anything. One
 		// that never asked Run.Mine did the same on every shard.
@@ -267,6 +272,9 @@ type Run struct {
 	checked      int64
 	calls        uint64 // of Count, for the checkpoints
 	asked, owned int    // units Mine was asked about, and gave this shard
+	sampledUnits int    // of those asked, the units in the sample (WithSample)
+	thinAsked    int    // items Thin was asked about (WithSample)
+	thinKept     int    // of those, the items it let run
 	rng          *rand.Rand
 	start        time.Time
 	lastProgress time.Time

@@ -57,9 +57,13 @@ func (r *Run) Property(name string, n int, prop func(t *rapid.T) error) error {
 }
 
 // Law checks the gopter property p on n generated cases, counting the cases
-// that ran, and returns an error matching ErrMismatch that describes the
-// shrunk failing case if the law does not hold. Laws check an
-// implementation alone (an algebraic identity), so they need no reference.
+// that ran, and returns the shrunk failing case as a *Counterexample if the
+// law does not hold: Func is the law's name, Args its arguments, each
+// labelled with its generator's label (gopter's WithLabel; "arg0", "arg1",
+// … for a generator without one), Got what the law gave (false, or the
+// property's error) and Want "true". Laws check an implementation alone
+// (an algebraic identity), so they need no reference, and the
+// counterexample has no fuzz-target form.
 func (r *Run) Law(name string, n int, p gopter.Prop) error {
 	params := gopter.DefaultTestParametersWithSeed(int64(r.rng.Uint64() >> 1))
 	params.MinSuccessfulTests = n
@@ -74,15 +78,31 @@ func (r *Run) Law(name string, n int, p gopter.Prop) error {
 	case res.Status == gopter.TestExhausted:
 		return r.Errorf("law %q: gopter gave up after %d cases, %d discarded (seed %d): %w", name, res.Succeeded, res.Discarded, r.cfg.seed, ErrNothingChecked)
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "gopter: %v after %d cases", res.Status, res.Succeeded)
+	got := fmt.Sprintf("false (after %d cases that held)", res.Succeeded)
 	if res.Error != nil {
-		fmt.Fprintf(&b, ": %v", res.Error)
+		got = fmt.Sprintf("%v: %v (after %d cases that held)", res.Status, res.Error, res.Succeeded)
 	}
-	for _, a := range res.Args {
-		fmt.Fprintf(&b, "; %s = %s", a.Label, a.ArgFormatted)
+	return r.Fail(&Counterexample{Func: name, Args: lawArgs(res.Args), Got: got, Want: "true"})
+}
+
+// lawArgs renders a law's failing arguments as label=value, separated by
+// spaces: a []byte in hex, other values as gopter formats them with the
+// spaces in slices and structs turned into commas, so that each argument
+// is one word.
+func lawArgs(args gopter.PropArgs) string {
+	var out []string
+	for i, a := range args {
+		label := a.Label
+		if label == "" {
+			label = fmt.Sprintf("arg%d", i)
+		}
+		v := strings.ReplaceAll(a.ArgFormatted, " ", ",")
+		if b, ok := a.Arg.([]byte); ok {
+			v = fmt.Sprintf("%x", b)
+		}
+		out = append(out, label+"="+v)
 	}
-	return r.Errorf("law %q does not hold (seed %d): %s: %w", name, r.cfg.seed, b.String(), ErrMismatch)
+	return strings.Join(out, " ")
 }
 
 func quoteIfSpaced(s string) string {

@@ -4,12 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/equivcheck/equivcheck/internal/atomicfile"
 )
 
 // Environment variables read by Test, so that a "go test" run can change
@@ -33,8 +31,10 @@ const (
 // Test runs Check as subtests of t, one per method (so that "go test -run
 // 'TestX/exhaustive'" selects one), logs what each compared and what the
 // options narrowed, reports every failure as an error and a method that
-// cannot run here as a skip. A suite that cannot run at all (Suite.Err) is
-// one fatal error. All methods share one seed, logged, which EQUIV_SEED
+// cannot run here as a skip. Under "go test -short" a Long method that is
+// Split runs a sample of its domain (WithSample(ShortSample)), which its
+// log says; one that is not Split is skipped. A suite that cannot run at
+// all (Suite.Err) is one fatal error. All methods share one seed, logged, which EQUIV_SEED
 // reproduces. Test may be called from parallel tests.
 func Test(t *testing.T, s Suite, opts ...Option) {
 	t.Helper()
@@ -48,15 +48,23 @@ func Test(t *testing.T, s Suite, opts ...Option) {
 	opts = append(opts[:len(opts):len(opts)], env...)
 	seed := NewConfig(opts...).Seed()
 	opts = append(opts, WithSeed(seed))
+	for _, u := range suiteUnchecked(s) {
+		t.Logf("not checked: %s", u)
+	}
+	var found []*Counterexample // written once all methods ran
 	for _, m := range methods(s) {
 		name := m.Name
 		t.Run(name, func(t *testing.T) {
 			t.Helper()
+			mopts := opts[:len(opts):len(opts)]
 			if m.Long && testing.Short() {
-				t.Skipf("%s takes long: it runs without -short", name)
+				if !m.Split {
+					t.Skipf("%s takes long and cannot be sampled (not Split): it runs without -short", name)
+				}
+				mopts = append(mopts, WithSample(ShortSample))
 			}
 			var res *Result
-			err := Check(s, append(opts[:len(opts):len(opts)],
+			err := Check(s, append(mopts,
 				WithMethods(func(m string) bool { return m == name }),
 				WithReport(func(r Result) {
 					if r.Method == name {
@@ -74,50 +82,39 @@ func Test(t *testing.T, s Suite, opts ...Option) {
 				t.Error(e)
 				var ce *Counterexample
 				if errors.As(e, &ce) {
-					reportCounterexample(t, ce)
+					if ce.Stack != "" {
+						t.Logf("the implementation panicked:\n%s", ce.Stack)
+					}
+					found = append(found, ce)
 				}
 			}
 		})
 	}
+	writeCounterexamples(t, s, opts, found)
 }
 
 func logResult(t *testing.T, res *Result) {
 	t.Helper()
 	t.Logf("%s: %d inputs compared in %v (level %s, seed %d; %s=%d reproduces it)",
 		res.Method, res.Checked, res.Elapsed, res.Level, res.Seed, EnvSeed, res.Seed)
-	for _, u := range res.Unchecked {
-		t.Logf("not checked: %s", u)
-	}
 	if len(res.Narrowed) > 0 {
 		t.Logf("domain narrowed: %s", describe(res.Narrowed))
 	}
 }
 
-// reportCounterexample logs the panic stack, if any, and writes the
-// counterexample as a fuzz input under EQUIV_FAILDIR.
-func reportCounterexample(t *testing.T, ce *Counterexample) {
-	t.Helper()
-	if ce.Stack != "" {
-		t.Logf("the implementation panicked:\n%s", ce.Stack)
+// suiteUnchecked lists, once each, the functions some method of s leaves
+// unchecked (the suite's own list, then each method's), which Test logs
+// once rather than in every method.
+func suiteUnchecked(s Suite) []string {
+	var out []string
+	for _, m := range append([]Method{{Unchecked: s.Unchecked}}, methods(s)...) {
+		for _, u := range m.Unchecked {
+			if !slices.Contains(out, u) {
+				out = append(out, u)
+			}
+		}
 	}
-	name, data, ok := ce.FuzzFile()
-	dir := os.Getenv(EnvFailDir)
-	switch {
-	case !ok || dir == "off":
-		return
-	case dir == "":
-		dir = filepath.Join("testdata", "equiv")
-	}
-	path := filepath.Join(dir, ce.FuzzTarget, name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Logf("not writing the counterexample: %v", err)
-		return
-	}
-	if err := atomicfile.Write(dir, path, data, 0o644); err != nil {
-		t.Logf("not writing the counterexample: %v", err)
-		return
-	}
-	t.Logf("counterexample written to %s: copy it into testdata/fuzz/<your fuzz target>/ (a target that calls the pair's Fuzz helper) to replay it with every go test", path)
+	return out
 }
 
 // envOptions reads EQUIV_LEVEL and EQUIV_SEED.

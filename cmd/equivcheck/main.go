@@ -6,7 +6,8 @@
 // Usage:
 //
 //	equivcheck [-level quick|standard|deep] [-run REGEXP] [-seed N]
-//	           [-require VARIANTS] [-json FILE] [-corpus DIR] [-fuzzdir DIR] [-list]
+//	           [-require VARIANTS] [-json FILE] [-junit FILE] [-timeout D]
+//	           [-calltimeout D] [-shard K/N] [-corpus DIR] [-fuzzdir DIR] [-v] [-list]
 //
 // -run selects checks whose "pair/variant/method" matches REGEXP. -require
 // takes a comma-separated list of variant names ("avx2") or pair/variant
@@ -17,9 +18,11 @@
 // under its fuzz target's name, so that "go test ./fuzz" replays it from
 // then on.
 //
-// Exit status: 0 when every check that ran agreed, 1 on any disagreement (or
-// a required variant that could not run), 2 on unusable flags or an
-// unreadable or corrupt corpus file.
+// Exit status: 0 when every check that ran agreed, 1 on any disagreement
+// (or a call that did not return within -calltimeout, a required variant
+// that could not run, a run -timeout stopped), 2 on unusable flags, an
+// unreadable or corrupt corpus file, or nothing to compare on this
+// machine, 130 on SIGINT or SIGTERM; docs/report.md has every condition.
 //
 // The command only wires: it is package gate's Main over the variants of
 // internal/registry. Run "equivcheck -help" for every flag.

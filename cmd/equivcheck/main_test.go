@@ -63,6 +63,7 @@ func TestSeed1RowsUnchanged(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
 	}
+	checkTable(t, out.String())
 	want, got := readRows(t, baseline), readRows(t, js)
 	available := map[string]bool{} // variants built in and runnable here
 	for _, v := range registry.Gate() {

@@ -49,7 +49,7 @@ func ExampleCheckInput() {
 	fmt.Println(checksumtest.CheckInput(checksumtest.Impl{Sum: sumDropsOddByte}, rfc1071[:3], 0, plan))
 	// Output:
 	// <nil>
-	// checksum/fuzz: Sum(len=1 initial=0x0000 align=5) = 0x0000, want 0xf200; input f2 (seed 0)
+	// checksum/fuzz: Sum(len=1 initial=0x0000 align=5) = 0x0000, want 0xf200; input f2 (no seed: the fuzz input reproduces it)
 }
 
 // Exclude narrows the check to what an implementation documents, and

@@ -121,9 +121,11 @@ func Fuzz(f equiv.F, impl Impl, opts ...equiv.Option) {
 
 // FuzzAll is Fuzz for several implementations at once (the variants of one
 // package, say): every input is checked on each of impls, and each
-// disagreement is reported with the implementation's Name.
+// disagreement is reported with the implementation's Name (see
+// equiv.FuzzReporter), at the line of the fuzz target that called it.
 func FuzzAll(f equiv.F, impls []Impl, opts ...equiv.Option) {
 	f.Helper()
+	fr := equiv.NewFuzzReporter(impls, func(i Impl) string { return i.Name })
 	for _, impl := range impls {
 		if impl.Sum == nil {
 			f.Fatal(nilSumError(impl))
@@ -132,9 +134,9 @@ func FuzzAll(f equiv.F, impls []Impl, opts ...equiv.Option) {
 	addSeeds(f)
 	check := func(t equiv.Reporter, data []byte, initial uint16, plan []byte) {
 		t.Helper()
-		for _, impl := range impls {
+		for i, impl := range impls {
 			if err := CheckInput(impl, data, initial, plan, opts...); err != nil {
-				t.Errorf("%s: %v", impl.Name, err)
+				fr.Report(t, i, err)
 			}
 		}
 	}

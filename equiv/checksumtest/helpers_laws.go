@@ -110,7 +110,8 @@ func (c *checker) combineLaw() gopter.Prop {
 		l := c.lawCase()
 		whole := l.sum(append(slices.Clone(a), b...), initial)
 		return l.holds(l.combine(l.sum(a, initial), l.sum(b, 0), len(a)+2*k) == whole)
-	}, gen.SliceOf(gen.UInt8()), gen.SliceOf(gen.UInt8()), gen.UInt16(), gen.IntRange(math.MinInt/4, math.MaxInt/4))
+	}, gen.SliceOf(gen.UInt8()).WithLabel("a"), gen.SliceOf(gen.UInt8()).WithLabel("b"), gen.UInt16().WithLabel("initial"),
+		gen.IntRange(math.MinInt/4, math.MaxInt/4).WithLabel("k"))
 }
 
 // pseudoLaw: for two addresses of one family, once IPv4-mapped ones are
@@ -136,9 +137,9 @@ func (c *checker) pseudoLaw() gopter.Prop {
 			want, wantOK = l.sum(ph, 0), true
 		}
 		return l.holds(got == want && ok == wantOK && back == got && backOK == ok)
-	}, gen.IntRange(0, int(numFamilies)-1), gen.IntRange(0, int(numFamilies)-1),
-		gen.SliceOfN(16, gen.UInt8()), gen.SliceOfN(16, gen.UInt8()), gen.UInt8(),
-		gen.OneGenOf(gen.UInt32(), gen.UInt32Range(0xfff0, 0x1000f)))
+	}, gen.IntRange(0, int(numFamilies)-1).WithLabel("fs"), gen.IntRange(0, int(numFamilies)-1).WithLabel("fd"),
+		gen.SliceOfN(16, gen.UInt8()).WithLabel("sb"), gen.SliceOfN(16, gen.UInt8()).WithLabel("db"), gen.UInt8().WithLabel("proto"),
+		gen.OneGenOf(gen.UInt32(), gen.UInt32Range(0xfff0, 0x1000f)).WithLabel("length"))
 }
 
 // finishLaw: FinishUDP(s) is nonzero, and s plus it sums to 0xFFFF: it is
@@ -148,7 +149,7 @@ func (c *checker) finishLaw() gopter.Prop {
 		l := c.lawCase()
 		f := l.finish(s)
 		return l.holds(f != 0 && l.sum(be16(f), s) == 0xffff && (f == ^s || s == 0xffff))
-	}, gen.OneGenOf(gen.UInt16(), gen.Const(uint16(0xffff)), gen.Const(uint16(0))))
+	}, gen.OneGenOf(gen.UInt16(), gen.Const(uint16(0xffff)), gen.Const(uint16(0))).WithLabel("s"))
 }
 
 // udpUpdateLaw: updating the UDP checksum field of some words (RFC 768's
@@ -169,8 +170,8 @@ func (c *checker) udpUpdateLaw(v6 bool) func() gopter.Prop {
 			got, ok := l.updateUDP(v6, field, words[i], m2)
 			zero, zeroOK := l.updateUDP(v6, 0, words[i], m2)
 			return l.holds(got == udpField(l.sum(wordsBytes(after), 0)) && ok && zero == 0 && !zeroOK)
-		}, gen.SliceOf(gen.OneGenOf(gen.UInt16(), gen.Const(uint16(0)), gen.Const(uint16(0xffff)))),
-			gen.IntRange(0, 1<<20), gen.UInt16())
+		}, gen.SliceOf(gen.OneGenOf(gen.UInt16(), gen.Const(uint16(0)), gen.Const(uint16(0xffff)))).WithLabel("words"),
+			gen.IntRange(0, 1<<20).WithLabel("i"), gen.UInt16().WithLabel("m2"))
 	}
 }
 
@@ -196,8 +197,9 @@ func (c *checker) verifyLaw() gopter.Prop {
 		seg[6], seg[7] = 0, 0
 		zero := l.verify(src, dst, seg)
 		return l.holds(valid && !flipped && zero == src.Unmap().Is4())
-	}, gen.IntRange(int(famIPv4), int(numFamilies)-1), gen.Bool(), gen.SliceOfN(16, gen.UInt8()), gen.SliceOfN(16, gen.UInt8()),
-		gen.SliceOf(gen.UInt8()), gen.UInt8())
+	}, gen.IntRange(int(famIPv4), int(numFamilies)-1).WithLabel("f"), gen.Bool().WithLabel("renote"),
+		gen.SliceOfN(16, gen.UInt8()).WithLabel("sb"), gen.SliceOfN(16, gen.UInt8()).WithLabel("db"),
+		gen.SliceOf(gen.UInt8()).WithLabel("payload"), gen.UInt8().WithLabel("bit"))
 }
 
 // putLaw: Put into two or more bytes writes c big-endian into the first
@@ -212,5 +214,5 @@ func (c *checker) putLaw() gopter.Prop {
 		}
 		return l.holds(ok && binary.BigEndian.Uint16(b) == v && bytes.Equal(b[2:], before[2:]))
 	}, gen.OneGenOf(gen.SliceOfN(0, gen.UInt8()), gen.SliceOfN(1, gen.UInt8()), gen.SliceOfN(2, gen.UInt8()),
-		gen.SliceOf(gen.UInt8())), gen.UInt16())
+		gen.SliceOf(gen.UInt8())).WithLabel("b"), gen.UInt16().WithLabel("v"))
 }

@@ -74,7 +74,7 @@ func (c *checker) wordOrderLaw() gopter.Prop {
 		slices.Reverse(rev)
 		s := l.sum(b, 0)
 		return l.holds(s == l.sum(wordsBytes(rot), 0) && s == l.sum(wordsBytes(rev), 0))
-	}, gen.SliceOf(gen.UInt16()), gen.IntRange(0, 1<<20))
+	}, gen.SliceOf(gen.UInt16()).WithLabel("words"), gen.IntRange(0, 1<<20).WithLabel("k"))
 }
 
 // oddBoundaryLaw: x followed by y sums as x's sum plus y's, byte-swapped if
@@ -87,7 +87,7 @@ func (c *checker) oddBoundaryLaw() gopter.Prop {
 			sy = sy<<8 | sy>>8
 		}
 		return l.holds(l.sum(append(slices.Clone(x), y...), 0) == onesAdd(sx, sy))
-	}, gen.SliceOf(gen.UInt8()), gen.SliceOf(gen.UInt8()))
+	}, gen.SliceOf(gen.UInt8()).WithLabel("x"), gen.SliceOf(gen.UInt8()).WithLabel("y"))
 }
 
 // initialLaw: Sum(x, initial) is the sum of initial's bytes followed by x.
@@ -95,7 +95,7 @@ func (c *checker) initialLaw() gopter.Prop {
 	return prop.ForAll(func(x []byte, initial uint16) bool {
 		l := c.lawCase()
 		return l.holds(l.sum(x, initial) == l.sum(append(be16(initial), x...), 0))
-	}, gen.SliceOf(gen.UInt8()), gen.UInt16())
+	}, gen.SliceOf(gen.UInt8()).WithLabel("x"), gen.UInt16().WithLabel("initial"))
 }
 
 // selfCheckLaw: even-length data followed by its checksum sums to 0xFFFF.
@@ -106,7 +106,7 @@ func (c *checker) selfCheckLaw() gopter.Prop {
 			x = append(x, 0)
 		}
 		return l.holds(l.sum(append(slices.Clone(x), be16(^l.sum(x, 0))...), 0) == 0xffff)
-	}, gen.SliceOf(gen.UInt8()))
+	}, gen.SliceOf(gen.UInt8()).WithLabel("x"))
 }
 
 // updateLaw: Update gives the checksum of the data with one word changed,
@@ -127,8 +127,8 @@ func (c *checker) updateLaw() gopter.Prop {
 			return l.holds(got == ^l.sum(wordsBytes(after), 0))
 		}
 		return l.holds(got == 0x0000)
-	}, gen.SliceOf(gen.OneGenOf(gen.UInt16(), gen.Const(uint16(0)), gen.Const(uint16(0xffff)))),
-		gen.IntRange(0, 1<<20), gen.UInt16())
+	}, gen.SliceOf(gen.OneGenOf(gen.UInt16(), gen.Const(uint16(0)), gen.Const(uint16(0xffff)))).WithLabel("words"),
+		gen.IntRange(0, 1<<20).WithLabel("i"), gen.UInt16().WithLabel("m2"))
 }
 
 func wordsBytes(words []uint16) []byte {

@@ -24,6 +24,7 @@ func (e usageError) Error() string { return e.msg }
 type options struct {
 	level     equiv.Level
 	timeout   time.Duration
+	callLimit time.Duration
 	shardK    int // 1-based; 0: not sharded
 	shardN    int
 	junit     string
@@ -56,6 +57,7 @@ func newFlagSet(name string) *flag.FlagSet {
 	fset.Bool("list", false, "list pairs and variants and exit")
 	fset.String("junit", "", "write a JUnit XML report (one testcase per pair/variant/method) to this file")
 	fset.Duration("timeout", 0, "stop after this long: what finished is reported, the rest marked not run, exit 1 (0: no limit)")
+	fset.Duration("calltimeout", 0, "a call into an implementation that has not returned after this long fails its method, naming the input in flight (0: the level's default, 10s quick, 30s standard, 2m deep)")
 	fset.String("shard", "", "run shard k/n of the checks (split methods run their part on every shard; the rest are dealt out)")
 	fset.Bool("v", false, "print each method's domain (sizes reached, boundary classes hit) under its row, and progress every few seconds during long methods (also when stderr is a terminal)")
 	fset.Bool("version", false, "print the version and exit")
@@ -81,6 +83,9 @@ func parseFlags(name string, args []string) (*options, error) {
 	o.timeout = fset.Lookup("timeout").Value.(flag.Getter).Get().(time.Duration)
 	if o.timeout < 0 {
 		return nil, usageError{"-timeout: must not be negative"}
+	}
+	if o.callLimit = fset.Lookup("calltimeout").Value.(flag.Getter).Get().(time.Duration); o.callLimit < 0 {
+		return nil, usageError{"-calltimeout: must not be negative"}
 	}
 	if sh := get("shard"); sh != "" {
 		if o.shardK, o.shardN, err0 = equiv.ParseShard(sh); err0 != nil {
@@ -170,12 +175,15 @@ func usage(w io.Writer, name string) {
 	fset := newFlagSet(name)
 	fset.SetOutput(w)
 	fset.PrintDefaults()
-	fmt.Fprintf(w, "\nexit status: 0 every check that ran agreed; 1 a disagreement, or a required variant that could not run; 2 unusable flags or a corrupt corpus file\n")
+	fmt.Fprintf(w, "\nexit status: 0 every check that ran agreed; 1 a disagreement, or a required variant that could not run; 2 unusable flags, a corrupt corpus file, or nothing compared (every selected check skipped here); 130 interrupted\n")
 }
 
 // suiteOptions are the options every suite runs with.
 func (o *options) suiteOptions() []equiv.Option {
 	opts := []equiv.Option{equiv.WithLevel(o.level), equiv.WithSeed(o.seed)}
+	if o.callLimit > 0 {
+		opts = append(opts, equiv.WithCallTimeout(o.callLimit))
+	}
 	if o.shardN > 1 {
 		opts = append(opts, equiv.WithShard(o.shardK, o.shardN))
 	}

@@ -1,10 +1,14 @@
 // Package gate is equivcheck's release gate as a library: Main runs the
 // conformance suite of every variant it is given, prints a table (pair,
 // variant, method, inputs checked, time, result) and exits 0 when every
-// check that ran agreed, 1 on any disagreement (printing a minimized
-// counterexample and writing it as a fuzz input) or a required variant that
-// could not run, and 2 on unusable flags, a corrupt corpus file, or
-// variants whose names clash or hold '/', ',' or a space.
+// check that ran agreed and something was compared, 1 on any disagreement
+// (printing a minimized counterexample and writing it as a fuzz input), a
+// call that did not return within -calltimeout, a required variant that
+// could not run or a run -timeout stopped, 2 on unusable flags, a corrupt
+// corpus file, variants whose names clash or hold '/', ',' or a space, or
+// a selection that compares nothing here, and 130 on SIGINT or SIGTERM
+// (docs/report.md has every condition). The JSON report's exit_code is
+// always the status.
 //
 // cmd/equivcheck is Main over this module's variants. A gate of your own is
 // a ten-line main over yours:
@@ -16,8 +20,9 @@
 //		)
 //	}
 //
-// and takes the same flags: -level, -run, -seed, -require, -json, -corpus,
-// -fuzzdir, -list (run it with -help). -run matches pair/variant/method; a
+// and takes the same flags: -level, -run, -seed, -require, -json, -junit,
+// -timeout, -calltimeout, -shard, -corpus, -fuzzdir, -list (run it with
+// -help). -run matches pair/variant/method; a
 // variant that cannot run here, or whose implementation its suite refuses,
 // has one row, pair/variant/*, which -run selects when it selects any
 // method of that pair for the variant (so -run /vectors still lists a
@@ -53,6 +58,10 @@ type Variant struct {
 	// equiv.AnyPanic, equiv.Exclude); each narrowing shows in the table
 	// and the JSON report. Level, seed and corpus come from the flags.
 	Options []equiv.Option
+	// Note, if non-empty, says briefly why the functions this variant's
+	// Impl leaves out are not checked here ("streamers: checked under
+	// dispatch"): the notes under the table print it beside them, once.
+	Note string
 }
 
 func (v Variant) id() string { return v.Suite.Pair + "/" + v.Name }
@@ -131,32 +140,38 @@ func runAll(name string, o *options, variants []Variant, stdout, stderr io.Write
 		fmt.Fprintf(stderr, "%s: no %s here: regression inputs are not replayed and counterexamples not written (see -fuzzdir)\n", name, defaultFuzzdir)
 	}
 	rep.finish(o, stdout, stderr)
+	if o.shardN <= 1 && rep.ExitCode == 0 && rep.Passed == 0 && rep.Skipped > 0 {
+		// Every check -run selects was skipped here: a run that compared
+		// nothing did not pass. (Under -shard, the other shards may.)
+		fmt.Fprintf(stderr, "%s: nothing was compared: the %d checks -run %q selects cannot run here (see -list; -require makes a missing variant a failure)\n", name, rep.Skipped, o.run)
+		rep.ExitCode = 2
+	}
 	return rep, 0
 }
 
-// writeReports writes -json and -junit and returns the exit status: the
-// verdict's, except that a report that cannot be written turns a pass
-// into 2 (a disagreement stays 1), and a signal gives 130.
+// writeReports writes -junit and -json and returns the exit status, which
+// the JSON report carries: the verdict's, except that a signal gives 130
+// and a report that cannot be written turns a pass into 2 (a disagreement
+// stays 1). JUnit goes first, so that the JSON says 2 when it failed.
 func writeReports(name string, o *options, rep *report, stdout, stderr io.Writer) int {
-	code := rep.ExitCode
+	if rep.Stopped == "signal" {
+		rep.ExitCode = 130
+	}
 	for _, w := range []struct {
 		flag, path string
 		write      func(string, io.Writer) error
-	}{{"-json", o.json, rep.writeJSON}, {"-junit", o.junit, rep.writeJUnit}} {
+	}{{"-junit", o.junit, rep.writeJUnit}, {"-json", o.json, rep.writeJSON}} {
 		if w.path == "" {
 			continue
 		}
 		if err := w.write(w.path, stdout); err != nil {
 			fmt.Fprintf(stderr, "%s: %s: %v\n", name, w.flag, err)
-			if code == 0 {
-				code = 2
+			if rep.ExitCode == 0 {
+				rep.ExitCode = 2
 			}
 		}
 	}
-	if rep.Stopped == "signal" {
-		return 130
-	}
-	return code
+	return rep.ExitCode
 }
 
 // check rejects what would make the run meaningless before it starts:

@@ -329,8 +329,10 @@ func TestHelpListsEveryFlag(t *testing.T) {
 	}
 }
 
-// TestExitCodes checks the README's exit-status table row by row (the
-// exit-2 rows are TestUsageErrorsExit2's).
+// TestExitCodes checks the exit-status table of docs/report.md (and the
+// README's short one) row by row (most exit-2 conditions are
+// TestUsageErrorsExit2's; -timeout and signals TestTimeout's and
+// TestInterrupt's).
 func TestExitCodes(t *testing.T) {
 	neon := gate.Variant{Name: "neon", Suite: refVariant.Suite, Skip: "needs arm64"}
 	nothing := gate.Variant{Name: "nothing", Suite: equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "m", Func: func(*equiv.Run) error { return nil }}}}}
@@ -348,7 +350,9 @@ func TestExitCodes(t *testing.T) {
 		{"only an unavailable required variant selected", []gate.Variant{refVariant, neon}, []string{"-run", "neon", "-require", "neon"}, 1},
 		{"an implementation the suite cannot check", []gate.Variant{{Name: "empty", Suite: checksumtest.NewSuite(checksumtest.Impl{})}}, nil, 1},
 		{"a method that compared nothing", []gate.Variant{nothing}, nil, 1},
+		{"a call that did not return", []gate.Variant{hungVariant}, []string{"-run", "exhaustive", "-calltimeout", "200ms"}, 1},
 		{"-run matching no check", []gate.Variant{refVariant, neon}, []string{"-run", "^nothing$"}, 2},
+		{"-run selecting only checks that cannot run here", []gate.Variant{refVariant, neon}, []string{"-run", "neon"}, 2},
 	} {
 		code, stdout, stderr := runGate(t, tc.variants, append(tc.args, "-fuzzdir", fuzzdir)...)
 		if code != tc.want {
@@ -465,5 +469,26 @@ func TestCounterexampleDoesNotFollowLinks(t *testing.T) {
 	}
 	if st, err := os.Lstat(planted); code != 1 || err != nil || !st.Mode().IsRegular() {
 		t.Errorf("-run vectors: exit %d, %s: %v %v; want 1 and the link replaced by the counterexample", code, planted, st, err)
+	}
+}
+
+// TestNothingComparedIsNoPass: a run whose every selected check is
+// skipped here (-run avx512 on a machine without AVX-512) compared
+// nothing: exit 2 with one line saying so, the table and the JSON report
+// written, the report saying 2. Under -shard a shard may compare nothing
+// (the others do): exit 0, as TestEmptyShard checks.
+func TestNothingComparedIsNoPass(t *testing.T) {
+	neon := gate.Variant{Name: "neon", Suite: refVariant.Suite, Skip: "needs arm64"}
+	js := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, stderr := runGate(t, []gate.Variant{refVariant, neon}, "-run", "neon", "-json", js)
+	if code != 2 || !strings.Contains(stdout, "0 passed, 0 failed, 1 skipped") || !strings.Contains(stderr, "nothing was compared") {
+		t.Errorf("exit %d, want 2 with the skipped row and one line saying nothing was compared:\n%s%s", code, stdout, stderr)
+	}
+	var rep struct {
+		ExitCode int `json:"exit_code"`
+	}
+	data, _ := os.ReadFile(js)
+	if err := json.Unmarshal(data, &rep); err != nil || rep.ExitCode != 2 {
+		t.Errorf("JSON exit_code %d (%v), want 2", rep.ExitCode, err)
 	}
 }

@@ -10,13 +10,18 @@ import (
 
 // The JUnit XML report, in the shape Jenkins and gotestsum read: one
 // testsuite per pair/variant, one testcase per method, the counterexample
-// in the failure's body, skipped and not-run methods as skipped.
+// in the failure's body, skipped methods as skipped, and methods that did
+// not finish (-timeout, a signal, a hang before them) as errors, so that a
+// run that did not finish is never green. A stopped run has one more
+// testsuite, "equivcheck", whose one testcase, "stopped", is an error
+// saying why and with which exit status.
 
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
 	Skipped  int          `xml:"skipped,attr"`
 	Time     string       `xml:"time,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
@@ -44,6 +49,7 @@ type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Error     *junitFailure `xml:"error,omitempty"`
 	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 }
 
@@ -78,12 +84,18 @@ func (rep *report) junit() junitSuites {
 		case statusFail:
 			c.Failure = &junitFailure{Message: firstLine(orReason(r.Error, r.Reason)), Type: "mismatch", Body: failureBody(r)}
 			s.Failures++
-		case statusSkip, statusNotRun:
+		case statusNotRun:
+			c.Error = &junitFailure{Message: "not run: " + firstLine(r.Reason), Type: "notrun", Body: r.Reason}
+			s.Errors++
+		case statusSkip:
 			c.Skipped = &junitSkipped{Message: r.Status + ": " + r.Reason}
 			s.Skipped++
 		}
 		s.Tests++
 		s.Cases = append(s.Cases, c)
+	}
+	if rep.Stopped != "" {
+		doc.Suites = append(doc.Suites, rep.stoppedSuite())
 	}
 	for i := range doc.Suites {
 		s := &doc.Suites[i]
@@ -94,8 +106,20 @@ func (rep *report) junit() junitSuites {
 		}
 		s.Time = seconds(ns)
 		doc.Tests, doc.Failures, doc.Skipped = doc.Tests+s.Tests, doc.Failures+s.Failures, doc.Skipped+s.Skipped
+		doc.Errors += s.Errors
 	}
 	return doc
+}
+
+// stoppedSuite is the testsuite of a run that -timeout or a signal
+// stopped: one error, which a run stopped after its last method (a signal
+// during the summary) has too.
+func (rep *report) stoppedSuite() junitSuite {
+	msg := fmt.Sprintf("stopped by %s: exit status %d, %d checks not run", rep.Stopped, rep.ExitCode, rep.NotRun)
+	return junitSuite{Name: "equivcheck", Tests: 1, Errors: 1, Timestamp: rep.Start.Format(time.RFC3339),
+		Properties: []junitProperty{{"level", rep.Level}, {"seed", rep.Seed}, {"goos", rep.GOOS}, {"goarch", rep.GOARCH}},
+		Cases: []junitCase{{Classname: "equivcheck", Name: "stopped", Time: "0.000",
+			Error: &junitFailure{Message: msg, Type: "stopped", Body: msg}}}}
 }
 
 func failureBody(r row) string {

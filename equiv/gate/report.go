@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/sys/cpu"
 
@@ -47,6 +48,7 @@ type row struct {
 	err            error           // the method's error, if any
 	domainLine     string          // Domain's one-line summary, for -v
 	ce             *equiv.Counterexample
+	note           string // Variant.Note, for the unchecked functions
 }
 
 // domain is what a method's compared inputs covered (equiv.Domain).
@@ -132,7 +134,7 @@ func newReport(o *options) *report {
 func resultRow(v Variant, res equiv.Result) row {
 	r := row{Pair: res.Pair, Variant: v.Name, Method: res.Method, Checked: res.Checked,
 		ElapsedNS: res.Elapsed.Nanoseconds(), Status: statusPass, err: res.Err,
-		Unchecked: res.Unchecked, Narrowed: res.Narrowed, Domain: domainOf(res.Domain), domainLine: res.Domain.String()}
+		Unchecked: res.Unchecked, Narrowed: res.Narrowed, Domain: domainOf(res.Domain), domainLine: res.Domain.String(), note: v.Note}
 	switch {
 	case res.Interrupted:
 		r.Status, r.Reason = statusNotRun, res.Skipped
@@ -181,6 +183,7 @@ func (rep *report) finish(o *options, stdout, stderr io.Writer) {
 			r.Counterexample.FuzzFile = writeFuzzInput(o.fuzzdir, r.ce, stderr)
 		}
 	}
+	rep.printNotes(stdout)
 	for _, r := range rep.Rows {
 		if r.Status == statusFail {
 			rep.printFailure(stdout, r)
@@ -268,11 +271,13 @@ func writeFuzzInput(dir string, ce *equiv.Counterexample, stderr io.Writer) stri
 const rowFormat = "%-10s %-9s %-11s %10s %9s  %s\n"
 
 // rowPrinter prints report rows as they come, under a header printed with
-// the first one, so that a long run shows its progress.
+// the first one, so that a long run shows its progress. Each row fits
+// tableWidth columns: what does not fit is cut short, and -v prints it in
+// full under the row.
 type rowPrinter struct {
 	w       io.Writer
 	header  bool
-	verbose bool // print each row's domain under it (-v)
+	verbose bool // print each row's details and domain under it (-v)
 }
 
 func (p *rowPrinter) print(r row) {
@@ -280,27 +285,11 @@ func (p *rowPrinter) print(r row) {
 		fmt.Fprintf(p.w, rowFormat, "PAIR", "VARIANT", "METHOD", "CHECKED", "TIME", "RESULT")
 		p.header = true
 	}
-	result := map[string]string{statusFail: "FAIL", statusNotRun: "NOT RUN"}[r.Status]
-	if result == "" {
-		result = r.Status
-	}
-	if r.Reason != "" {
-		result += " (" + r.Reason + ")"
-	}
-	if len(r.Unchecked) > 0 {
-		var fns []string
-		for _, u := range r.Unchecked {
-			fns = append(fns, strings.SplitN(u, ":", 2)[0])
-		}
-		result += " [not checked: " + strings.Join(fns, ", ") + "]"
-	}
-	if len(r.Narrowed) > 0 {
-		result += " [narrowed: " + strings.Join(r.Narrowed, "; ") + "]"
-	}
-	fmt.Fprintf(p.w, rowFormat, r.Pair, r.Variant, r.Method, strconv.FormatInt(r.Checked, 10),
-		time.Duration(r.ElapsedNS).Round(time.Millisecond).String(), result)
-	if p.verbose && r.domainLine != "" {
-		fmt.Fprintf(p.w, "    domain: %s\n", r.domainLine)
+	cols := fmt.Sprintf(rowFormat, r.Pair, r.Variant, r.Method, strconv.FormatInt(r.Checked, 10),
+		time.Duration(r.ElapsedNS).Round(time.Millisecond).String(), "")
+	fmt.Fprintln(p.w, strings.TrimSuffix(cols, "\n")+resultCell(r, tableWidth-utf8.RuneCountInString(cols)+1))
+	if p.verbose {
+		p.details(r)
 	}
 }
 

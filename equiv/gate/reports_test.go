@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -115,15 +116,19 @@ func endless(hook func()) gate.Variant {
 }
 
 type stoppedReport struct {
-	Stopped string `json:"stopped"`
-	NotRun  int    `json:"not_run"`
-	Passed  int    `json:"passed"`
-	Rows    []struct {
+	Stopped  string `json:"stopped"`
+	NotRun   int    `json:"not_run"`
+	Passed   int    `json:"passed"`
+	ExitCode int    `json:"exit_code"`
+	Rows     []struct {
 		Method, Status string
 	} `json:"results"`
 }
 
-func checkStopped(t *testing.T, path, why string) {
+// checkStopped checks the JSON report of endless's run, stopped (why:
+// "timeout" or "signal") in its second method: the first passed, the
+// other two not run, and exit_code the process's status, code.
+func checkStopped(t *testing.T, path, why string, code int) {
 	t.Helper()
 	var rep stoppedReport
 	data, _ := os.ReadFile(path)
@@ -133,15 +138,77 @@ func checkStopped(t *testing.T, path, why string) {
 	if rep.Stopped != why || rep.Passed != 1 || rep.NotRun != 2 || len(rep.Rows) != 3 || rep.Rows[1].Status != "notrun" || rep.Rows[2].Status != "notrun" {
 		t.Errorf("report %+v", rep)
 	}
+	if rep.ExitCode != code {
+		t.Errorf("stopped by %s: the JSON report says exit_code %d, the process exits %d", why, rep.ExitCode, code)
+	}
+}
+
+// checkRedJUnit checks that the JUnit report of endless's stopped run is
+// red: an error for each of the two methods that did not finish, and one
+// for the run ("equivcheck/stopped"), none of them a skip.
+func checkRedJUnit(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Errors  int `xml:"errors,attr"`
+		Skipped int `xml:"skipped,attr"`
+		Suites  []struct {
+			Name  string `xml:"name,attr"`
+			Cases []struct {
+				Name  string `xml:"name,attr"`
+				Error *struct {
+					Type string `xml:"type,attr"`
+				} `xml:"error"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("not JUnit XML: %v\n%s", err, data)
+	}
+	errs := map[string]string{}
+	for _, s := range doc.Suites {
+		for _, c := range s.Cases {
+			if c.Error != nil {
+				errs[s.Name+"/"+c.Name] = c.Error.Type
+			}
+		}
+	}
+	want := map[string]string{"toy/endless/endless": "notrun", "toy/endless/last": "notrun", "equivcheck/stopped": "stopped"}
+	if doc.Errors != 3 || doc.Skipped != 0 || fmt.Sprint(errs) != fmt.Sprint(want) {
+		t.Errorf("JUnit of a stopped run: errors=%d skipped=%d, error elements %v; want 3, 0, %v\n%s", doc.Errors, doc.Skipped, errs, want, data)
+	}
 }
 
 func TestTimeout(t *testing.T) {
-	js := filepath.Join(t.TempDir(), "r.json")
-	code, stdout, _ := runGate(t, []gate.Variant{endless(func() {})}, "-timeout", "100ms", "-json", js)
+	js, ju := filepath.Join(t.TempDir(), "r.json"), filepath.Join(t.TempDir(), "j.xml")
+	code, stdout, _ := runGate(t, []gate.Variant{endless(func() {})}, "-timeout", "100ms", "-json", js, "-junit", ju)
 	if code != 1 || !strings.Contains(stdout, "NOT RUN") || !strings.Contains(stdout, "stopped by timeout") {
 		t.Fatalf("exit %d, want 1 with the rest not run:\n%s", code, stdout)
 	}
-	checkStopped(t, js, "timeout")
+	checkStopped(t, js, "timeout", 1)
+	checkRedJUnit(t, ju)
+}
+
+// TestJSONSaysTheExitStatus: a JUnit report that cannot be written turns
+// a pass into exit 2, and the JSON report, written after it, says 2.
+func TestJSONSaysTheExitStatus(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "gone")
+	os.Mkdir(dir, 0o755)
+	removes := equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "m", Func: func(r *equiv.Run) error {
+		os.RemoveAll(dir) // the JUnit report's directory disappears during the run
+		r.Count(1)
+		return nil
+	}}}}
+	js := filepath.Join(t.TempDir(), "r.json")
+	code, _, stderr := runGate(t, []gate.Variant{{Name: "v", Suite: removes}}, "-junit", filepath.Join(dir, "j.xml"), "-json", js)
+	var rep stoppedReport
+	data, _ := os.ReadFile(js)
+	if err := json.Unmarshal(data, &rep); err != nil || code != 2 || rep.ExitCode != 2 {
+		t.Errorf("exit %d, JSON exit_code %d (%v), want 2 and 2; stderr %q", code, rep.ExitCode, err, stderr)
+	}
 }
 
 func TestVersion(t *testing.T) {
@@ -214,8 +281,8 @@ func TestEmptyShard(t *testing.T) {
 		}
 		return nil
 	}}}}}
-	code, stdout, _ := runGate(t, []gate.Variant{split}, "-seed", "1", "-shard", "5/5")
-	if code != 0 || !strings.Contains(stdout, "skip (shard 5/5 compared nothing in its 0 of 3 units)") || !strings.Contains(stdout, "0 passed, 0 failed, 1 skipped") {
+	code, stdout, _ := runGate(t, []gate.Variant{split}, "-seed", "1", "-shard", "5/5", "-v")
+	if code != 0 || !strings.Contains(stdout, "reason: shard 5/5 compared nothing in its 0 of 3 units") || !strings.Contains(stdout, "0 passed, 0 failed, 1 skipped") {
 		t.Errorf("split method, shard 5/5 of 3 units: exit %d\n%s", code, stdout)
 	}
 	js := filepath.Join(t.TempDir(), "r.json")

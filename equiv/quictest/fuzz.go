@@ -2,7 +2,6 @@ package quictest
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 	"testing"
 
@@ -31,13 +30,13 @@ func Fuzz(f equiv.F, impl Impl, opts ...equiv.Option) {
 // reported, labelled with the Impl's Name.
 func FuzzAll(f equiv.F, impls []Impl, opts ...equiv.Option) {
 	f.Helper()
-	validateAll(f, impls)
+	fr := validateAll(f, impls)
 	equiv.AddSeeds(f, equiv.Suite{Pair: "quic", Corpus: corpus.FS}, targets(Impl{})[0])
 	check := func(t equiv.Reporter, datagram []byte, shortDCIDLen int) {
 		t.Helper()
 		for i, impl := range impls {
 			if err := CheckInput(impl, datagram, shortDCIDLen, opts...); err != nil {
-				t.Errorf("%s: %v", label(impl, i), err)
+				fr.Report(t, i, err)
 			}
 		}
 	}
@@ -56,12 +55,12 @@ func FuzzAll(f equiv.F, impls []Impl, opts ...equiv.Option) {
 // seldom does.
 func FuzzStructured(f equiv.F, impls []Impl, opts ...equiv.Option) {
 	f.Helper()
-	validateAll(f, impls)
+	fr := validateAll(f, impls)
 	check := func(t equiv.Reporter, data []byte) {
 		t.Helper()
 		for i, impl := range impls {
 			if err := CheckStructured(impl, data, opts...); err != nil {
-				t.Errorf("%s: %v", label(impl, i), err)
+				fr.Report(t, i, err)
 			}
 		}
 	}
@@ -81,13 +80,13 @@ func FuzzStructured(f equiv.F, impls []Impl, opts ...equiv.Option) {
 // the edges of its arithmetic.
 func FuzzPacketNumber(f equiv.F, impls []Impl, opts ...equiv.Option) {
 	f.Helper()
-	validateAll(f, impls)
+	fr := validateAll(f, impls)
 	addPNSeeds(f)
 	check := func(t equiv.Reporter, largest, truncated uint64, pnLen int) {
 		t.Helper()
 		for i, impl := range impls {
 			if err := CheckPacketNumber(impl, largest, truncated, pnLen, opts...); err != nil {
-				t.Errorf("%s: %v", label(impl, i), err)
+				fr.Report(t, i, err)
 			}
 		}
 	}
@@ -99,21 +98,17 @@ func FuzzPacketNumber(f equiv.F, impls []Impl, opts ...equiv.Option) {
 }
 
 // validateAll fails f once for an Impl that has nothing to check, rather
-// than once per input.
-func validateAll(f equiv.F, impls []Impl) {
+// than once per input, and returns the reporter of the fuzz target's
+// disagreements (see equiv.FuzzReporter).
+func validateAll(f equiv.F, impls []Impl) *equiv.FuzzReporter {
 	f.Helper()
+	fr := equiv.NewFuzzReporter(impls, func(i Impl) string { return i.Name })
 	for i, impl := range impls {
 		if err := impl.validate(); err != nil {
-			f.Fatalf("%s: %v", label(impl, i), err)
+			f.Fatal(fr.Message(i, err))
 		}
 	}
-}
-
-func label(impl Impl, i int) string {
-	if impl.Name != "" {
-		return impl.Name
-	}
-	return fmt.Sprintf("impl #%d", i)
+	return fr
 }
 
 // addPNSeeds adds FuzzQUICPacketNumber's seeds. (It is apart from the

@@ -32,15 +32,31 @@ func (c *checker) parserWith(opts quic.Options) func([]byte, int) (quic.Header, 
 	}
 }
 
+// withDetail adds to a law's error what went wrong in its last failing
+// case (the shrunk one): in the law's Counterexample, after its verdict,
+// so that the gate's reports carry it.
+func withDetail(err error, detail string) error {
+	ces := equiv.Counterexamples(err)
+	switch {
+	case detail == "":
+		return err
+	case len(ces) == 1:
+		ces[0].Got += ": " + detail
+		return err
+	}
+	return fmt.Errorf("%w; %s", err, detail)
+}
+
 func (c *checker) greaseLaw(l *lawCases) gopter.Prop {
 	return prop.ForAll(
 		func(kind, low uint8, v2, spin bool, dcid, scid, token, payload []byte, pnLen, tw, lw int) bool {
 			f := newFields(kind, low, v2, spin, dcid, scid, token, payload, pnLen, tw, lw)
 			return l.holds(c.greased(f))
 		},
-		gen.UInt8Range(0, 4), gen.UInt8(), gen.Bool(), gen.Bool(),
-		gen.SliceOf(gen.UInt8()), gen.SliceOf(gen.UInt8()), gen.SliceOf(gen.UInt8()), gen.SliceOf(gen.UInt8()),
-		gen.IntRange(1, 4), gen.OneConstOf(0, 1, 2, 4, 8), gen.OneConstOf(0, 1, 2, 4, 8))
+		gen.UInt8Range(0, 4).WithLabel("kind"), gen.UInt8().WithLabel("low"), gen.Bool().WithLabel("v2"), gen.Bool().WithLabel("spin"),
+		gen.SliceOf(gen.UInt8()).WithLabel("dcid"), gen.SliceOf(gen.UInt8()).WithLabel("scid"),
+		gen.SliceOf(gen.UInt8()).WithLabel("token"), gen.SliceOf(gen.UInt8()).WithLabel("payload"),
+		gen.IntRange(1, 4).WithLabel("pnLen"), gen.OneConstOf(0, 1, 2, 4, 8).WithLabel("tw"), gen.OneConstOf(0, 1, 2, 4, 8).WithLabel("lw"))
 }
 
 // greased builds the packet f describes with its Fixed Bit cleared, as
@@ -94,8 +110,10 @@ func (c *checker) coalesceWithLaw(l *lawCases) gopter.Prop {
 			}
 			return l.holds(c.coalesceWith(d, sdl, opts))
 		},
-		gen.SliceOfN(4, gen.UInt8()), gen.SliceOfN(4, gen.UInt8()), gen.SliceOfN(4, gen.Bool()), gen.SliceOfN(4, gen.Bool()),
-		gen.SliceOf(gen.UInt8()), gen.Bool(), gen.Bool(), gen.OneConstOf(0, 4, 8, 20))
+		gen.SliceOfN(4, gen.UInt8()).WithLabel("kinds"), gen.SliceOfN(4, gen.UInt8()).WithLabel("lengths"),
+		gen.SliceOfN(4, gen.Bool()).WithLabel("other"), gen.SliceOfN(4, gen.Bool()).WithLabel("cleared"),
+		gen.SliceOf(gen.UInt8()).WithLabel("tail"), gen.Bool().WithLabel("zeroTail"), gen.Bool().WithLabel("grease"),
+		gen.OneConstOf(0, 4, 8, 20).WithLabel("sdl"))
 }
 
 // packetStarts returns the offsets at which coalescedDatagram put its
@@ -132,7 +150,7 @@ func (c *checker) coalesceWith(d []byte, sdl int, opts quic.Options) (problem st
 func (c *checker) streamLaw(l *lawCases) gopter.Prop {
 	return prop.ForAll(
 		func(xs []uint64, ws []int) bool { return l.holds(c.streamRoundTrip(xs, ws)) },
-		gen.SliceOfN(6, gen.UInt64()), gen.SliceOfN(6, gen.OneConstOf(1, 2, 4, 8)))
+		gen.SliceOfN(6, gen.UInt64()).WithLabel("xs"), gen.SliceOfN(6, gen.OneConstOf(1, 2, 4, 8)).WithLabel("ws"))
 }
 
 // streamRoundTrip encodes xs, each cut to its width in ws, with the

@@ -44,7 +44,7 @@ func (c *checker) properties(r *equiv.Run) error {
 		}
 		cases := &lawCases{r: r}
 		if err := r.Law(law.name, n, law.prop(cases)); err != nil {
-			return fmt.Errorf("%w; %s", err, cases.detail)
+			return withDetail(err, cases.detail)
 		}
 	}
 	if c.impl.readsDatagrams() {
@@ -134,9 +134,10 @@ func (c *checker) roundTripLaw(l *lawCases) gopter.Prop {
 			f := newFields(kind, low, v2, spin, dcid, scid, token, payload, pnLen, tw, lw)
 			return l.holds(c.roundTrip(f))
 		},
-		gen.UInt8Range(0, 4), gen.UInt8(), gen.Bool(), gen.Bool(),
-		gen.SliceOf(gen.UInt8()), gen.SliceOf(gen.UInt8()), gen.SliceOf(gen.UInt8()), gen.SliceOf(gen.UInt8()),
-		gen.IntRange(1, 4), gen.OneConstOf(0, 1, 2, 4, 8), gen.OneConstOf(0, 1, 2, 4, 8))
+		gen.UInt8Range(0, 4).WithLabel("kind"), gen.UInt8().WithLabel("low"), gen.Bool().WithLabel("v2"), gen.Bool().WithLabel("spin"),
+		gen.SliceOf(gen.UInt8()).WithLabel("dcid"), gen.SliceOf(gen.UInt8()).WithLabel("scid"),
+		gen.SliceOf(gen.UInt8()).WithLabel("token"), gen.SliceOf(gen.UInt8()).WithLabel("payload"),
+		gen.IntRange(1, 4).WithLabel("pnLen"), gen.OneConstOf(0, 1, 2, 4, 8).WithLabel("tw"), gen.OneConstOf(0, 1, 2, 4, 8).WithLabel("lw"))
 }
 
 func (c *checker) coalesceLaw(l *lawCases) gopter.Prop {
@@ -145,14 +146,14 @@ func (c *checker) coalesceLaw(l *lawCases) gopter.Prop {
 			d := coalescedDatagram(kinds, lengths, other, tail, c.appender())
 			return l.holds(c.coalesce(d, sdl))
 		},
-		gen.SliceOfN(4, gen.UInt8()), gen.SliceOfN(4, gen.UInt8()), gen.SliceOfN(4, gen.Bool()),
-		gen.SliceOf(gen.UInt8()), gen.OneConstOf(0, 4, 8, 20))
+		gen.SliceOfN(4, gen.UInt8()).WithLabel("kinds"), gen.SliceOfN(4, gen.UInt8()).WithLabel("lengths"),
+		gen.SliceOfN(4, gen.Bool()).WithLabel("other"), gen.SliceOf(gen.UInt8()).WithLabel("tail"), gen.OneConstOf(0, 4, 8, 20).WithLabel("sdl"))
 }
 
 func (c *checker) varintLaw(l *lawCases) gopter.Prop {
 	return prop.ForAll(
 		func(x uint64, w int, prefix []byte) bool { return l.holds(c.varintRoundTrip(x, w, prefix)) },
-		gen.UInt64(), gen.OneConstOf(1, 2, 4, 8), gen.SliceOf(gen.UInt8()))
+		gen.UInt64().WithLabel("x"), gen.OneConstOf(1, 2, 4, 8).WithLabel("w"), gen.SliceOf(gen.UInt8()).WithLabel("prefix"))
 }
 
 // coalescedDatagram builds a datagram of up to four long-header packets,

@@ -1,7 +1,6 @@
 package websockettest
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/equivcheck/equivcheck/corpus"
@@ -71,12 +70,14 @@ func Fuzz(f equiv.F, impl Impl, opts ...equiv.Option) {
 
 // FuzzAll is Fuzz for several implementations (the variants of one
 // package): every input is checked against each, and each disagreement is
-// reported, labeled with the Impl's Name.
+// reported, labeled with the Impl's Name (see equiv.FuzzReporter), at the
+// line of the fuzz target that called it.
 func FuzzAll(f equiv.F, impls []Impl, opts ...equiv.Option) {
 	f.Helper()
 	if len(impls) == 0 {
 		f.Fatal("websockettest: FuzzAll: no implementations")
 	}
+	fr := equiv.NewFuzzReporter(impls, func(i Impl) string { return i.Name })
 	for _, impl := range impls {
 		if err := implError(impl); err != nil {
 			f.Fatal(err)
@@ -87,7 +88,7 @@ func FuzzAll(f equiv.F, impls []Impl, opts ...equiv.Option) {
 		t.Helper()
 		for i, impl := range impls {
 			if err := CheckInput(impl, payload, key, pos, plan, opts...); err != nil {
-				t.Errorf("%s: %v", label(impls, i), err)
+				fr.Report(t, i, err)
 			}
 		}
 	}
@@ -105,12 +106,4 @@ func FuzzAll(f equiv.F, impls []Impl, opts ...equiv.Option) {
 func addSeeds(f equiv.F) {
 	f.Helper()
 	equiv.AddSeeds(f, equiv.Suite{Pair: pair, Corpus: corpus.FS}, fuzzTarget(Impl{}))
-}
-
-// label names impls[i] in messages: its Name, else its index.
-func label(impls []Impl, i int) string {
-	if impls[i].Name != "" {
-		return impls[i].Name
-	}
-	return fmt.Sprintf("impls[%d]", i)
 }

@@ -194,7 +194,7 @@ func (c *checker) lawProp(holds func(lawCase) bool, calls ...func(lawCase) Input
 			}
 			return true
 		})
-	return prop.ForAll(func(v []any) bool { return holds(caseOf(v)) }, cases)
+	return prop.ForAll(func(v []any) bool { return holds(caseOf(v)) }, cases.WithLabel("(b,key,pos)"))
 }
 
 func caseOf(v []any) lawCase {

@@ -25,6 +25,9 @@ type Variant[I any] struct {
 	Name      string // "avx512", "avx2", "generic", "dispatch"
 	Available bool   // false if this CPU or build cannot run it
 	Impl      I
+	// Note says briefly why the functions Impl leaves out are not
+	// checked with this variant (gate.Variant.Note).
+	Note string
 }
 
 // Gate returns every variant of every pair, for the release gate, in a
@@ -52,9 +55,9 @@ func Available[I any](vs []Variant[I]) []I {
 func gateVariants[I any](vs []Variant[I], suite func(I) equiv.Suite) []gate.Variant {
 	var out []gate.Variant
 	for _, v := range vs {
-		g := gate.Variant{Name: v.Name, Suite: suite(v.Impl)}
+		g := gate.Variant{Name: v.Name, Suite: suite(v.Impl), Note: v.Note}
 		if !v.Available {
-			g.Skip = "not available on this machine or build"
+			g.Skip = "not available on this CPU or build"
 		}
 		out = append(out, g)
 	}

@@ -1,6 +1,7 @@
 // Command gate is a user's release gate: equivcheck's gate over this
 // module's own implementations, with equivcheck's flags, table, JSON and
-// exit codes (0 agree, 1 disagree, 2 unusable flags or corpus).
+// exit codes (0 agree, 1 disagree, 2 unusable flags or corpus or nothing
+// compared, 130 interrupted).
 package main
 
 import (

@@ -1,0 +1,65 @@
+package equiv_test
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/equivcheck/equivcheck/equiv"
+)
+
+// envChild names the test a child process (this test binary) runs for
+// a parent test that reads what equiv.Test logs.
+const envChild = "EQUIV_TEST_CHILD"
+
+// runChild runs this test binary's test name with -test.v and args, with
+// env set (EQUIV_FAILDIR=off unless env sets it), and returns its output;
+// it fails t if the child fails.
+func runChild(t *testing.T, name string, env []string, args ...string) string {
+	t.Helper()
+	out, err := child(name, env, args...)
+	if err != nil {
+		t.Fatalf("child %s: %v\n%s", name, err, out)
+	}
+	return out
+}
+
+// child runs this test binary's test name as runChild does and returns
+// its output and error.
+func child(name string, env []string, args ...string) (string, error) {
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^" + name + "$", "-test.v"}, args...)...)
+	cmd.Env = append(os.Environ(), append([]string{envChild + "=" + name, equiv.EnvFailDir + "=off"}, env...)...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// isChild skips t unless it is the child a parent test runs.
+func isChild(t testing.TB) {
+	t.Helper()
+	if os.Getenv(envChild) != t.Name() {
+		t.Skip("run by a parent test as a child process")
+	}
+}
+
+// TestUncheckedOnce: a function the Impl leaves out is logged once per
+// suite, not once per method (a varint-only QUIC Impl logged 45 lines).
+func TestUncheckedOnce(t *testing.T) {
+	out := runChild(t, "TestUncheckedChild", nil)
+	for _, u := range []string{"not checked: F: Impl.F is nil", "not checked: G: Impl.G is nil"} {
+		if n := strings.Count(out, u); n != 1 {
+			t.Errorf("%q logged %d times, want once:\n%s", u, n, out)
+		}
+	}
+}
+
+// TestUncheckedChild is TestUncheckedOnce's child: three methods that
+// leave F out, one of which leaves G out as well.
+func TestUncheckedChild(t *testing.T) {
+	isChild(t)
+	count := func(r *equiv.Run) error { r.Count(1); return nil }
+	f, g := "F: Impl.F is nil", "G: Impl.G is nil"
+	equiv.Test(t, equiv.Suite{Pair: "toy", Unchecked: []string{f}, Methods: []equiv.Method{
+		{Name: "a", Func: count}, {Name: "b", Func: count, Unchecked: []string{g}}, {Name: "c", Func: count, Unchecked: []string{f}},
+	}})
+}
