@@ -87,9 +87,11 @@ func Fuzz(f equiv.F, impl Impl, opts ...equiv.Option) {
 
 // FuzzAll is Fuzz for several implementations at once (the variants of one
 // package): every input is checked on each, and each disagreement is
-// reported with the implementation's Name.
+// reported with the implementation's Name (equiv.FuzzReporter), at the
+// line of the fuzz target that called it.
 func FuzzAll(f equiv.F, impls []Impl, opts ...equiv.Option) {
 	f.Helper()
+	fr := equiv.NewFuzzReporter(impls, func(i Impl) string { return i.Name })
 	for _, impl := range impls {
 		if err := implError(impl); err != nil {
 			f.Fatal(err)
@@ -98,9 +100,9 @@ func FuzzAll(f equiv.F, impls []Impl, opts ...equiv.Option) {
 	equiv.AddSeeds(f, equiv.Suite{Pair: pair, Corpus: corpus.FS}, fuzzTarget(Impl{}))
 	check := func(t equiv.Reporter, text []byte, key uint32, pos int, plan []byte) {
 		t.Helper()
-		for _, impl := range impls {
+		for i, impl := range impls {
 			if err := CheckInput(impl, text, key, pos, plan, opts...); err != nil {
-				t.Errorf("%s: %v", impl.Name, err)
+				fr.Report(t, i, err)
 			}
 		}
 	}
