@@ -272,8 +272,10 @@ func maskRest(b []byte, k uint64) {
 func asciiShort(b []byte) bool {
 	le := binary.LittleEndian
 	var x uint64
+	// n > 7, not n >= 8: its boundary mutant loads 8 octets from 7 and
+	// panics, where n > 8 only sent 8 octets to the two 32-bit loads.
 	switch n := len(b); {
-	case n >= 8:
+	case n > 7:
 		x = le.Uint64(b) | le.Uint64(b[n-8:])
 	case n >= 4:
 		x = uint64(le.Uint32(b) | le.Uint32(b[n-4:]))
