@@ -61,7 +61,7 @@ func TestGuardPages(t *testing.T) {
 						if im.Valid(b) != ref.Valid(txt) {
 							t.Fatalf("len=%d at %d: Valid(% x) wrong", n, lo, txt)
 						}
-						if got, want := run(im.NewValidator(), b, n/2), refRun(txt, n/2); !equal(got, want) {
+						if got, want := writeAll(im.NewValidator(), b, n/2), refRun(txt, n/2); !equal(got, want) {
 							t.Fatalf("len=%d at %d: Write(% x): %v, want %v", n, lo, txt, got, want)
 						}
 						g.protect(t, syscall.PROT_READ|syscall.PROT_WRITE)

@@ -114,8 +114,8 @@ type writer interface {
 	Offset() int64
 }
 
-// run writes text to v cut at the given offsets and records the results.
-func run(v writer, text []byte, cuts ...int) verdict {
+// writeAll writes text to v cut at the given offsets and records the results.
+func writeAll(v writer, text []byte, cuts ...int) verdict {
 	var out verdict
 	prev := 0
 	for _, c := range append(cuts, len(text)) {
@@ -129,7 +129,7 @@ func run(v writer, text []byte, cuts ...int) verdict {
 
 // refRun is run with the reference.
 func refRun(text []byte, cuts ...int) verdict {
-	return run(new(ref.Validator), text, cuts...)
+	return writeAll(new(ref.Validator), text, cuts...)
 }
 
 // masked returns b masked with key from key octet pos, by the reference.

@@ -79,12 +79,12 @@ func goBody(src, fn string) string {
 
 // TestInlined checks with the compiler's report that the pieces of Write's
 // paths are inlined into it: blocks (Write then makes one call, straight
-// into the assembly), the automaton's step and state, and window3. Each
+// into the assembly), the automaton's run and state, and window3. Each
 // call that stops being inlined costs about a nanosecond per Write, 10% of
 // a 1 KiB Write of ASCII (BenchmarkUTF8Stream in bench/).
 func TestInlined(t *testing.T) {
 	out := inlinecheck.Report(t)
-	for _, fn := range []string{"blocks", "step", "(*Validator).state", "window3", "(*Validator).kernel"} {
+	for _, fn := range []string{"blocks", "run", "(*Validator).state", "window3", "(*Validator).kernel"} {
 		if inlinecheck.Inlined(out, `utf8valid\.go`, fn) == 0 {
 			t.Errorf("%s is no longer inlined into utf8valid.go (go build -gcflags=-m=2 . gives its cost)", fn)
 		}
@@ -93,7 +93,7 @@ func TestInlined(t *testing.T) {
 
 // TestKernelsDirect calls the assembly kernels themselves at every length
 // 0..maxLen, those the API leaves to the automaton (under 16 octets for
-// Valid and Write, 8 for Unmask) included, after each window of
+// Valid and Write) included, after each window of
 // modelWindows, and checks settle's answer against the automaton's.
 func TestKernelsDirect(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 7))

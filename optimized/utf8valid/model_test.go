@@ -55,8 +55,8 @@ func TestLookupModel(t *testing.T) {
 	}
 	buf := make([]byte, 4)
 	longest := 4
-	if testing.Short() {
-		longest = 3 // the emulated runs
+	if testing.Short() || raceEnabled {
+		longest = 3 // the emulated runs and the race detector
 	}
 	for _, ctx := range modelWindows {
 		for n := 1; n <= longest; n++ {

@@ -92,19 +92,17 @@ type Validator struct {
 // stKnown marks Validator.st as the automaton's state.
 const stKnown = 0x80
 
-// smallWrite and smallUnmask are the lengths under which Write and Unmask
-// run the automaton from its state, whatever the kernel. A SIMD kernel's
-// first block has a latency of about 25 cycles (the masked load, the
-// shuffles and the lookups, then the test of the flags) that no short text
-// avoids, while the automaton takes a cycle or two per octet: 1-octet
-// Writes, as a server that reads a frame octet by octet makes, take one
-// step instead of a call into assembly. Unmask's automaton also unmasks
-// each octet of the tail one at a time, so it switches earlier: its cost
-// at 7 octets must stay under 1.1 times the kernel's at 8 (SweepUnmask).
-const (
-	smallWrite  = 16
-	smallUnmask = 8
-)
+// smallWrite is the length under which Write runs the automaton from its
+// state, whatever the kernel. A SIMD kernel's first block has a latency of
+// about 25 cycles (the masked load, the shuffles and the lookups, then the
+// test of the flags) that no short text avoids, while the automaton takes
+// a cycle or two per octet: 1-octet Writes, as a server that reads a frame
+// octet by octet makes, take one step instead of a call into assembly
+// (4.4 ns per octet, BenchmarkUTF8Stream/write=1 in bench/). Unmask has no
+// such path: unmasking the octets one at a time cost more than the
+// kernel's one masked block at every length measured (1 to 7 octets: 11 to
+// 21 ns against 8.5 in one run).
+const smallWrite = 16
 
 // state returns the automaton's state after ctx.
 func (v *Validator) state() uint64 {
@@ -135,12 +133,12 @@ func (v *Validator) Write(p []byte) (n int, err error) {
 	k := v.kernel()
 	switch {
 	case len(p) < smallWrite:
-		// The automaton, inline: a 1-octet Write is one step.
-		s := v.state()
-		for i, o := range p {
-			if s = step(s, o); s&63 == sError {
-				return v.fail(i)
-			}
+		// The automaton, inline and without a test per octet: a 1-octet
+		// Write is one step.
+		s0 := v.state()
+		s := run(s0, p)
+		if s&63 == sError {
+			return v.fail(firstError(s0, p, 0))
 		}
 		v.st = uint8(s&63) | stKnown
 	case k == kernelGeneric:
@@ -188,7 +186,7 @@ func (v *Validator) Unmask(b []byte, key [4]byte, pos int) (next, n int, err err
 		// Nothing is left to check: only unmask.
 		maskRest(b, uint64(k)*(1<<32|1))
 		return next, 0, ErrInvalid
-	case len(b) < smallUnmask || kn == kernelGeneric:
+	case kn == kernelGeneric:
 		var s uint64
 		if n, s = unmaskGeneric(v.state(), b, k); n < len(b) {
 			n, err = v.fail(n)
@@ -196,7 +194,7 @@ func (v *Validator) Unmask(b []byte, key [4]byte, pos int) (next, n int, err err
 		}
 		v.st = uint8(s&63) | stKnown
 	default:
-		if s := unmaskBlocks(kn, b, k, v.ctx); s != len(b) || b[s-1] >= 0xC0 {
+		if s := unmaskBlocks(kn, b, k, v.ctx); s != len(b) || s > 0 && b[s-1] >= 0xC0 {
 			if n = settle(v.ctx, b, s); n < len(b) {
 				n, err = v.fail(n)
 				return next, n, err

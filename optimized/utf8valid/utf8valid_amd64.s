@@ -336,10 +336,11 @@ invalid:
 //
 // unmaskAVX512 is scanAVX512 fused with masking: each block is b[i:i+64]
 // XOR k (the key word broadcast; blocks start at multiples of 4), stored
-// back, then checked from the register, two blocks a turn: a pair that is
-// all ASCII is checked with one test (as scanAVX512's runs), which lets
-// ASCII go at about the rate of masking alone. After the first flagged
-// block it only unmasks the rest of b.
+// back, then checked from the register, four blocks a turn (as
+// optimized/websocket's masking loop): four blocks that are all ASCII are
+// checked with one test (as scanAVX512's runs), which lets ASCII go at
+// about the rate of masking alone. After the first flagged block it only
+// unmasks the rest of b.
 TEXT ·unmaskAVX512(SB), NOSPLIT, $0-48
 	MOVQ         b_base+0(FP), SI
 	MOVQ         b_len+8(FP), BX
@@ -350,52 +351,63 @@ TEXT ·unmaskAVX512(SB), NOSPLIT, $0-48
 	VPBROADCASTD R9, Z23          // Z23 = the key
 	SHLL         $8, AX
 	VPBROADCASTD AX, Z0           // the block before b, as in scanAVX512
-	CMPQ         BX, $128
+	CMPQ         BX, $256
 	JB           single
 
-pair:
-	// for ; i+128 <= n; i += 128: b[i:i+64] ^= key in Z1, b[i+64:i+128]
-	// in Z2, both stored, then checked.
-	VPXORD    (SI)(DX*1), Z23, Z1
-	VPXORD    64(SI)(DX*1), Z23, Z2
-	VMOVDQU64 Z1, (SI)(DX*1)
-	VMOVDQU64 Z2, 64(SI)(DX*1)
-	VPORQ     Z1, Z2, Z3
-	VPMOVB2M  Z3, K2
-	KORTESTQ  K2, K2
-	JNZ       pairFull
+quad:
+	// for ; i+256 <= n; i += 256: b[i+64k:i+64k+64] ^= key in Z10-Z13,
+	// all four stored, then checked.
+	VPXORD     (SI)(DX*1), Z23, Z10
+	VPXORD     64(SI)(DX*1), Z23, Z11
+	VPXORD     128(SI)(DX*1), Z23, Z12
+	VPXORD     192(SI)(DX*1), Z23, Z13
+	VMOVDQU64  Z10, (SI)(DX*1)
+	VMOVDQU64  Z11, 64(SI)(DX*1)
+	VMOVDQU64  Z12, 128(SI)(DX*1)
+	VMOVDQU64  Z13, 192(SI)(DX*1)
+	VPORQ      Z10, Z11, Z1
+	VPTERNLOGD $0xfe, Z12, Z13, Z1 // Z1 = Z10 | Z11 | Z12 | Z13
+	VPMOVB2M   Z1, K2
+	KORTESTQ   K2, K2
+	JNZ        quadFull
 
-	// Both ASCII: flagged only if the block before ends inside a
+	// All ASCII: flagged only if the block before ends inside a
 	// UTF8-char (then at the first octet), and the next block's is ASCII.
 	VPCMPUB  $6, incompleteT<>(SB), Z0, K1
 	KORTESTQ K1, K1
-	JNZ      failedFirst
+	JNZ      failed0
 	VPXORQ   Z0, Z0, Z0
-	JMP      pairNext
+	JMP      quadNext
 
-pairFull:
+quadFull:
 	TESTL R13, R13
-	JNZ   pairReady
+	JNZ   quadReady
 	SETUP512
 	MOVL  $1, R13
 
-pairReady:
-	CHECK512(Z1, Z0)
+quadReady:
+	CHECK512(Z10, Z0)
 	KORTESTQ K1, K1
-	JNZ      failedFirst
-	CHECK512(Z2, Z1)
+	JNZ      failed0
+	CHECK512(Z11, Z10)
 	KORTESTQ K1, K1
-	JNZ      failedSecond
-	VMOVDQA64 Z2, Z0
+	JNZ      failed1
+	CHECK512(Z12, Z11)
+	KORTESTQ K1, K1
+	JNZ      failed2
+	CHECK512(Z13, Z12)
+	KORTESTQ K1, K1
+	JNZ      failed3
+	VMOVDQA64 Z13, Z0
 
-pairNext:
-	ADDQ $128, DX
-	LEAQ 128(DX), CX
+quadNext:
+	ADDQ $256, DX
+	LEAQ 256(DX), CX
 	CMPQ CX, BX
-	JBE  pair
+	JBE  quad
 
 single:
-	// One more whole block, if 64 octets or more are left.
+	// for ; i+64 <= n; i += 64: up to three more whole blocks.
 	LEAQ      64(DX), CX
 	CMPQ      CX, BX
 	JA        last
@@ -412,6 +424,7 @@ singleReady:
 	JNZ       failed
 	VMOVDQA64 Z1, Z0
 	ADDQ      $64, DX
+	JMP       single
 
 last:
 	// b[i:n] ^= key under the mask K3 of its r octets, then check it.
@@ -437,17 +450,23 @@ passed:
 	VZEROUPPER
 	RET
 
-failedSecond:
-	// The second block of a pair: return i+64; both are unmasked.
+	// Block k of a turn of four flagged: return i+64k; all four are
+	// unmasked, so the rest starts at i+256.
+failed3:
 	ADDQ $64, DX
 
-failedFirst:
-	// The first block of a pair: return i; the second is unmasked too,
-	// so the rest starts at i+128 (pairs start at multiples of 128, so
-	// from either block that is DX rounded down to one, plus 128).
+failed2:
+	ADDQ $64, DX
+
+failed1:
+	ADDQ $64, DX
+
+failed0:
+	// DX rounded down to a multiple of 256 is i: turns of four start at
+	// 0, 256, 512, ...
 	MOVQ DX, ret+40(FP)
-	ANDQ $-128, DX
-	ADDQ $128, DX
+	ANDQ $-256, DX
+	ADDQ $256, DX
 	JMP  rest
 
 failed:
