@@ -252,10 +252,11 @@ func (c *checker) grid(r *equiv.Run) error {
 	return nil
 }
 
-// failLen is the length of failures' texts: past two AVX-512 blocks and
-// their 64-octet stride, so that the flaw lands at every offset of every
-// block.
-const failLen = 300
+// failLen is the length of failures' texts: past two of the AVX-512
+// Unmask's turns of four 64-octet blocks and a block more, so that the
+// flaw lands at every offset of every block of a turn, of the single
+// blocks after it and of the last block, and on every block boundary.
+const failLen = 600
 
 // flawOctets are the octets failures puts at each offset: one that starts
 // no character, a continuation where none is expected, and the first
@@ -264,15 +265,15 @@ var flawOctets = []byte{0xff, 0x80, 0xe2}
 
 // failures plants a flaw at every offset of a mixed valid text of failLen
 // octets, and cuts the text at every length, at alignments 0, 1, 31 and
-// 63: Valid, a Validator written the text in pieces cut at 32, 64 and
-// 128, and Unmask in the same pieces, so that every fail-fast offset is
-// reported from every position in a block.
+// 63: Valid, a Validator written the text in pieces cut at 32, 64, 128 and
+// 300, and Unmask in the same pieces, so that every fail-fast offset is
+// reported from every position in a block and a turn.
 func (c *checker) failures(r *equiv.Run) error {
-	r.Expect("a flaw at every offset of 300 octets")
+	r.Expect("a flaw at every offset of 600 octets")
 	count := tally(r)
 	before := r.Checked()
 	base := fillText(c.rng, failLen, nil)
-	splits := []int{32, 64, 128}
+	splits := []int{32, 64, 128, 300}
 	for _, align := range []int{0, 1, 31, 63} {
 		for at := 0; at < failLen; at++ {
 			for _, o := range flawOctets {
@@ -294,7 +295,7 @@ func (c *checker) failures(r *equiv.Run) error {
 			}
 		}
 	}
-	r.ReachN("a flaw at every offset of 300 octets", r.Checked()-before)
+	r.ReachN("a flaw at every offset of 600 octets", r.Checked()-before)
 	return nil
 }
 

@@ -102,14 +102,15 @@ func (l *lean) text(text []byte, i int) error {
 
 // char checks a character's encoding, number i of its enumeration, in its
 // context: a Validator fed it in two pieces split at every point inside
-// it, Unmask split at one of them, and a Validator fed it with its last
+// it and just after it (the next Write then starts after a whole
+// character, its last octets continuations), Unmask split at one of them, and a Validator fed it with its last
 // octet replaced by ASCII (0x7F) or by an octet that starts no character
 // (0xC0), split before that octet.
 func (l *lean) char(enc []byte, i int) error {
 	before, after, align := context(i)
 	full := inContext(l.scratch, enc, before, after)
 	w := want(enc, before, after)
-	for s := 1; s < len(enc); s++ {
+	for s := 1; s <= len(enc); s++ {
 		if err := l.stream(full, align, before+s, w); err != nil {
 			return err
 		}

@@ -116,12 +116,12 @@ type Impl struct {
 }
 
 // GridLen is the longest text of the suite's grid of lengths × alignments
-// × text classes: at least twice the widest block of the optimized code
-// (64 octets, AVX-512; a two-block ASCII stride of 128) plus the 64 a text
-// can start into its first block, so that every path is entered with 0, 1
-// and 2 iterations of every loop and every tail length.
-// docs/equivalence.md has the argument.
-const GridLen = 5 * 64
+// × text classes: twice the widest stride of the optimized code (the
+// AVX-512 Unmask's turn of four 64-octet blocks) plus a block, so that
+// every path is entered with 0, 1 and 2 iterations of every loop (two
+// turns, then up to three single blocks, then the masked last block) and
+// every tail length. docs/equivalence.md has the argument.
+const GridLen = 9 * 64
 
 // NewSuite returns the suite that checks impl: the methods vectors,
 // guard, properties and exhaustive, and the fuzz target FuzzUTF8 whose

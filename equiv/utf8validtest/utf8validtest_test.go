@@ -54,7 +54,7 @@ func TestCountsUnchanged(t *testing.T) {
 	want := map[string]int64{
 		equiv.MethodVectors:    14911,
 		equiv.MethodExhaustive: exhaustiveCount,
-		equiv.MethodGuard:      2 * 2 * 321 * 6,
+		equiv.MethodGuard:      2 * 2 * 577 * 6,
 		equiv.MethodProperties: 300 + 3*300,
 		equiv.MethodCorpus:     6,
 	}
@@ -70,17 +70,17 @@ func TestCountsUnchanged(t *testing.T) {
 // exhaustiveCount is the exhaustive method's count at quick, part by part.
 const exhaustiveCount = 65793*3 + // every text of 0..2 octets: Valid, Validator, Unmask
 	characters + // every character of 2..4 octets, split at every point
-	321*64*3*3 + // the grid: 3 classes of 9 at each length and alignment, 3 functions
-	4*300*(3*3+1) + // a flaw at every offset, and every cut
+	577*64*3*3 + // the grid: 3 classes of 9 at each length and alignment, 3 functions
+	4*600*(3*3+1) + // a flaw at every offset, and every cut
 	(201+200+199+198+1)*2 + // every split of 200 octets, pieces of 1..3 starting at every point, octet by octet
 	readerCount + // the Reader over every kind
 	1<<24*2 // every 3-octet text: Valid and Validator
 
 // characters: each of the 1,111,936 characters of 2..4 octets is split at
-// every point inside it (1, 2 or 3), unmasked split at one, and written
-// with its last octet replaced: 1920 2-octet ones (1+1+1), 61,440
-// 3-octet ones (2+1+1) and 1,048,576 4-octet ones (3+1+1).
-const characters = 1920*3 + 61440*4 + 1048576*5
+// every point inside it and just after it (2, 3 or 4), unmasked split at
+// one, and written with its last octet replaced: 1920 2-octet ones
+// (2+1+1), 61,440 3-octet ones (3+1+1) and 1,048,576 4-octet ones (4+1+1).
+const characters = 1920*4 + 61440*5 + 1048576*6
 
 // readerCount: every prefix of texts of 11, 21 and 4 octets over 9 kinds
 // of reader (3 of them at every offset 0..n), each after a warm-up through
