@@ -76,9 +76,9 @@ type Config struct {
 	serial         bool // no concurrent caller (Serial)
 	callTimeout    time.Duration
 	callTimeoutSet bool
-	beat           progressBeat // the watchdog's view of progress (watch.go)
-	flight         any          // *flight[T]: the input in flight
-	kept           keptResults  // results kept alive (Keep)
+	beat           *progressBeat // the watchdog's view of progress (watch.go), shared by a method's lanes
+	flight         any           // *flight[T]: the input in flight
+	kept           keptResults   // results kept alive (Keep)
 }
 
 // scope is one out-of-scope restriction: inputs for which out returns true
@@ -158,6 +158,7 @@ func NewConfig(opts ...Option) *Config {
 	if !c.callTimeoutSet {
 		c.callTimeout = DefaultCallTimeout(c.level)
 	}
+	c.beat = new(progressBeat)
 	for i := range c.scopes {
 		c.scopes[i].n = new(int64)
 	}
@@ -295,7 +296,7 @@ func describe(n []string) string { return strings.Join(n, "; ") }
 // (its inputs are not the method's), and no report, stop or progress.
 func (c *Config) forConcurrent() *Config {
 	d := &Config{level: c.level, seed: c.seed, corpus: c.corpus, mapErr: c.mapErr, anyPanic: c.anyPanic,
-		callTimeout: c.callTimeout, callTimeoutSet: true, serial: true, scopeMu: c.scopeMu}
+		callTimeout: c.callTimeout, callTimeoutSet: true, serial: true, scopeMu: c.scopeMu, beat: new(progressBeat)}
 	for _, s := range c.scopes {
 		d.scopes = append(d.scopes, scope{label: s.label, out: s.out, n: new(int64)})
 	}

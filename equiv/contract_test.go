@@ -65,6 +65,9 @@ func TestStopWhileStuck(t *testing.T) {
 // into a package-level scratch buffer is right when called alone, and
 // caught only because the concurrent caller calls it at the same time.
 func TestConcurrentCallerCatchesSharedState(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector reports the shared buffer itself, as a test failure")
+	}
 	var scratch [64]byte
 	shared := func(b []byte) []byte {
 		s := scratch[:len(b)]

@@ -69,6 +69,10 @@ func (r *Run) Mine(i int) bool {
 	} else {
 		mine = false
 	}
+	if mine && r.lanes > 1 {
+		mine = r.passed%r.lanes == r.lane
+		r.passed++
+	}
 	if mine {
 		r.owned++
 	}
@@ -83,6 +87,11 @@ type interrupt struct{}
 func (r *Run) checkpoint() {
 	r.seen.Store(r.checked)
 	r.cfg.beat.Add(1)
+	select {
+	case <-r.halt:
+		panic(laneHalt{})
+	default:
+	}
 	if runtime.GOARCH == "wasm" {
 		// No asynchronous preemption there: let the timer or signal
 		// goroutine that would close the stop channel run.

@@ -69,6 +69,16 @@ type Method struct {
 	// it runs on every shard of a sharded run (WithShard), each doing its
 	// part.
 	Split bool
+	// Lanes marks a Split method whose Func may run on several
+	// goroutines at once (splitLanes, two), each with a Run of its own
+	// and the units Run.Mine deals its lane: it shares no mutable state
+	// across its calls but through the Run (a checker per call of Func,
+	// as the pair packages make). The longest enumerations then take
+	// about half the time on two cores, and call the implementation from
+	// two goroutines at once throughout. Counts add up to a run on one
+	// lane; a unit draws the same inputs as long as it draws them from a
+	// source of its own (Run.Iterations, or a part's own PCG).
+	Lanes bool
 	// Long marks a method that takes long (a large enumeration): under
 	// "go test -short", as slow emulated platforms (wasip1, qemu) run the
 	// suites, Test runs a sample of it if it is Split (WithSample), which
@@ -180,33 +190,33 @@ func runMethod(s Suite, cfg *Config, i int, m Method, inputs []seedInput) Result
 	}
 	cfg.resetScopes()
 	cfg.kept.reset()
-	r := &Run{cfg: cfg, pair: s.Pair, method: m.Name, rng: rand.New(rand.NewPCG(cfg.seed, uint64(i)))}
+	r := &Run{cfg: cfg, pair: s.Pair, method: m.Name, index: uint64(i)}
 	start := time.Now()
 	r.start, r.lastProgress = start, start
-	done := make(chan struct{})
-	var err error
-	go func() {
-		defer close(done)
-		err = r.protect(func(r *Run) error { return withFaultPanics(func() error { return r.runFunc(m.Func) }) })
-	}()
+	n := 1
+	if m.Split && m.Lanes {
+		n = splitLanes
+	}
+	l := startLanes(r, n, m.Func)
 	conc := startConcurrent(inputs, cfg, i)
-	why := watch(cfg, done)
+	why := watch(cfg, l.done)
 	calls, concErr := conc.finish(s, cfg.stop, why != "")
 	res.Elapsed = time.Since(start)
 	res.Concurrent = calls
 	res.Narrowed = cfg.narrowing()
 	switch why {
 	case "stopped":
-		res.Checked = r.seen.Load()
+		res.Checked = l.seen()
 		res.Err = fmt.Errorf("%s/%s: after about %d inputs, abandoned %v after the stop, in a call still running: %w", s.Pair, m.Name, res.Checked, stopGrace, ErrInterrupted)
 		res.Interrupted = true
 		return res
 	case "hung":
-		res.Checked = r.seen.Load()
-		res.Err, res.Hung = r.Fail(hungCounterexample(s, cfg, cfg.callTimeout)), true
+		res.Checked = l.seen()
+		res.Err, res.Hung = r.Fail(hungCounterexample(s, l.stuck(), cfg.callTimeout)), true
 		return res
 	}
-	return r.finish(res, m, err, concErr)
+	merged, err := l.merged()
+	return merged.finish(res, m, err, concErr)
 }
 
 // runFunc runs a method's Func, then compares once more the results it
@@ -281,6 +291,15 @@ type Run struct {
 	sizes        *sizeHist
 	classes      map[string]*Class
 	seen         atomic.Int64 // checked, as of the last checkpoint, for the watchdog
+	// lane is this Run's lane of lanes (lanes.go): a Split method runs
+	// on several goroutines at once, each the units Mine gives its lane;
+	// passed counts the units that passed the shard and the sample, which
+	// deal them to the lanes in turn; halt closes when another lane
+	// failed, and this one stops at its next checkpoint.
+	lane, lanes int
+	passed      int
+	halt        <-chan struct{}
+	index       uint64 // the method's position in its suite, which seeds rng
 }
 
 // Pair and Method name what is running.
@@ -334,6 +353,8 @@ func (r *Run) protect(f func(*Run) error) (err error) {
 		case nil:
 		case interrupt:
 			err = fmt.Errorf("%s/%s: after %d inputs: %w", r.pair, r.method, r.checked, ErrInterrupted)
+		case laneHalt:
+			err = nil // another lane failed: its error is the method's
 		default:
 			err = fmt.Errorf("%s/%s: panic after %d inputs: %v\n%s", r.pair, r.method, r.checked, p, debug.Stack())
 		}

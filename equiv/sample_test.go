@@ -3,6 +3,7 @@ package equiv_test
 import (
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/equivcheck/equivcheck/equiv"
@@ -10,15 +11,20 @@ import (
 
 // unitsSuite has one Split method of 12 units, unit i comparing i+1
 // inputs (none for the units in empty) and reaching the class "unit 0" in
-// unit 0; ran records the units it ran.
+// unit 0; ran records the units it ran, sorted (a Split method's lanes
+// run at once).
 func unitsSuite(ran *[]int, empty func(int) bool) equiv.Suite {
+	var mu sync.Mutex
 	return equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "units", Split: true, Long: true, Func: func(r *equiv.Run) error {
 		r.Expect("unit 0")
 		for i := range 12 {
 			if !r.Mine(i) {
 				continue
 			}
+			mu.Lock()
 			*ran = append(*ran, i)
+			slices.Sort(*ran)
+			mu.Unlock()
 			if i == 0 {
 				r.Reach("unit 0")
 			}

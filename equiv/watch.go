@@ -51,7 +51,9 @@ func note[T any](c *Config, input T) {
 		c.flight = h
 	}
 	h.v = input
-	c.beat.Add(1)
+	if c.beat != nil { // a Config made by NewConfig; not a zero Config
+		c.beat.Add(1)
+	}
 }
 
 // inFlight returns the input in flight, or nil.

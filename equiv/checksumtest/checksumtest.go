@@ -190,7 +190,7 @@ func NewSuite(impl Impl) equiv.Suite {
 		Pair: pair,
 		Methods: []equiv.Method{
 			{Name: equiv.MethodVectors, Func: withChecker(impl, runVectors), Unchecked: every},
-			{Name: equiv.MethodExhaustive, Func: withChecker(impl, runExhaustive), Unchecked: every, Split: true, Long: true},
+			{Name: equiv.MethodExhaustive, Func: withChecker(impl, runExhaustive), Unchecked: every, Split: true, Lanes: true, Long: true},
 			// The guard method checks the functions that are given a
 			// buffer.
 			{Name: equiv.MethodGuard, Func: withChecker(impl, runGuard), Skip: equiv.GuardSkip(),

@@ -205,7 +205,7 @@ func NewSuite(impl Impl) equiv.Suite {
 		}}
 	}
 	exhaustive := method(equiv.MethodExhaustive, (*checker).exhaustive)
-	exhaustive.Split, exhaustive.Long = true, true
+	exhaustive.Split, exhaustive.Lanes, exhaustive.Long = true, true, true
 	guard := method(equiv.MethodGuard, (*checker).guard)
 	guard.Skip = equiv.GuardSkip()
 	if guard.Skip == "" && !impl.readsDatagrams() && impl.AppendVarintWithLen == nil {

@@ -120,7 +120,7 @@ func NewSuite(impl Impl) equiv.Suite {
 	guard := method(equiv.MethodGuard, (*checker).guard)
 	guard.Skip = equiv.GuardSkip()
 	exhaustive := method(equiv.MethodExhaustive, (*checker).exhaustive)
-	exhaustive.Split, exhaustive.Long = true, true
+	exhaustive.Split, exhaustive.Lanes, exhaustive.Long = true, true, true
 	return equiv.Suite{
 		Pair:      pair,
 		Unchecked: unchecked,

@@ -1,0 +1,149 @@
+package equiv
+
+import (
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+)
+
+// splitLanes is how many goroutines run a Split method at once, each the
+// units Run.Mine deals its lane (the units that pass the shard and the
+// sample, dealt in turn): the method's domain divided as shards divide
+// it, within one process. A two-core machine runs the longest
+// enumerations in about half the time, and the implementation is called
+// from two goroutines at once, on distinct inputs, throughout them (as
+// the concurrent caller does for every method). It is the same number on
+// every machine, so that a seed deals the same units to the same lanes
+// everywhere.
+const splitLanes = 2
+
+// laneHalt unwinds a lane at its checkpoint once another lane failed.
+type laneHalt struct{}
+
+// forLane returns a configuration for one lane of a method run with c:
+// c's settings and scopes (their functions called one at a time under the
+// shared lock), the shared stop, progress (one report at a time) and
+// watchdog beat, and an input in flight and kept results of its own.
+func (c *Config) forLane(progressMu *sync.Mutex) *Config {
+	d := *c
+	d.flight, d.kept = nil, keptResults{}
+	if c.progress != nil {
+		d.progress = func(p Progress) {
+			progressMu.Lock()
+			defer progressMu.Unlock()
+			c.progress(p)
+		}
+	}
+	return &d
+}
+
+// lanes is a method running on splitLanes goroutines.
+type lanes struct {
+	runs []*Run
+	errs []error
+	done chan struct{} // closed when every lane has returned
+	left []atomic.Bool // lane k still running
+}
+
+// startLanes runs f on n lanes, lane k as runs[k] (a Run of its own,
+// seeded as the method's), and returns at once; done is closed when all
+// have returned. A lane that fails halts the others at their next
+// checkpoint.
+func startLanes(base *Run, n int, f func(*Run) error) *lanes {
+	l := &lanes{runs: make([]*Run, n), errs: make([]error, n), done: make(chan struct{}), left: make([]atomic.Bool, n)}
+	halt := make(chan struct{})
+	var once sync.Once
+	var wg sync.WaitGroup
+	var progressMu sync.Mutex
+	for k := range n {
+		r := &Run{cfg: base.cfg.forLane(&progressMu), pair: base.pair, method: base.method,
+			rng: rand.New(rand.NewPCG(base.cfg.seed, base.index)), lane: k, lanes: n, halt: halt,
+			start: base.start, lastProgress: base.start, index: base.index}
+		l.runs[k] = r
+		l.left[k].Store(true)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer l.left[k].Store(false)
+			err := r.protect(func(r *Run) error { return withFaultPanics(func() error { return r.runFunc(f) }) })
+			if l.errs[k] = err; err != nil {
+				once.Do(func() { close(halt) })
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(l.done)
+	}()
+	return l
+}
+
+// stuck returns the configuration of a lane still running, whose input in
+// flight a hang report names (the first lane's if none is).
+func (l *lanes) stuck() *Config {
+	for k, r := range l.runs {
+		if l.left[k].Load() {
+			return r.cfg
+		}
+	}
+	return l.runs[0].cfg
+}
+
+// seen is what the lanes had counted at their last checkpoints.
+func (l *lanes) seen() int64 {
+	var n int64
+	for _, r := range l.runs {
+		n += r.seen.Load()
+	}
+	return n
+}
+
+// merged returns one Run holding what every lane counted and reached, and
+// the lanes' errors joined: the units asked and sampled are every lane's
+// (each asked about every unit), the rest the sum of the lanes'.
+func (l *lanes) merged() (*Run, error) {
+	r := l.runs[0]
+	for _, o := range l.runs[1:] {
+		r.checked += o.checked
+		r.owned += o.owned
+		r.thinAsked += o.thinAsked
+		r.thinKept += o.thinKept
+		r.absorbDomain(o)
+	}
+	return r, errors.Join(l.errs...)
+}
+
+// absorbDomain adds o's sizes and classes to r's.
+func (r *Run) absorbDomain(o *Run) {
+	if o.sizes != nil {
+		if r.sizes == nil {
+			r.sizes = new(sizeHist)
+		}
+		r.sizes.merge(o.sizes)
+	}
+	for name, c := range o.classes {
+		r.ReachN(name, c.Hits)
+		if c.Expected {
+			r.classes[name].Expected = true
+		}
+	}
+}
+
+// merge adds o's lengths to h's.
+func (h *sizeHist) merge(o *sizeHist) {
+	if o.n == 0 {
+		return
+	}
+	if h.n == 0 || o.min < h.min {
+		h.min = o.min
+	}
+	h.max = max(h.max, o.max)
+	h.n += o.n
+	for i := range h.exact {
+		h.exact[i] += o.exact[i]
+	}
+	for i := range h.log {
+		h.log[i] += o.log[i]
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package equiv_test
+
+const raceEnabled = false
