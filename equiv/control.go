@@ -70,6 +70,9 @@ func (r *Run) Mine(i int) bool {
 		mine = false
 	}
 	if mine && r.lanes > 1 {
+		if int64(r.passed) > r.failedAt.Load() {
+			panic(laneHalt{}) // a failure in an earlier unit is the method's
+		}
 		mine = r.passed%r.lanes == r.lane
 		r.passed++
 	}
@@ -87,11 +90,7 @@ type interrupt struct{}
 func (r *Run) checkpoint() {
 	r.seen.Store(r.checked)
 	r.cfg.beat.Add(1)
-	select {
-	case <-r.halt:
-		panic(laneHalt{})
-	default:
-	}
+
 	if runtime.GOARCH == "wasm" {
 		// No asynchronous preemption there: let the timer or signal
 		// goroutine that would close the stop channel run.

@@ -294,12 +294,12 @@ type Run struct {
 	// lane is this Run's lane of lanes (lanes.go): a Split method runs
 	// on several goroutines at once, each the units Mine gives its lane;
 	// passed counts the units that passed the shard and the sample, which
-	// deal them to the lanes in turn; halt closes when another lane
-	// failed, and this one stops at its next checkpoint.
+	// deal them to the lanes in turn; a lane stops at the first unit past
+	// failedAt.
 	lane, lanes int
 	passed      int
-	halt        <-chan struct{}
-	index       uint64 // the method's position in its suite, which seeds rng
+	failedAt    *atomic.Int64 // the earliest unit a lane failed in (lanes.go)
+	index       uint64        // the method's position in its suite, which seeds rng
 }
 
 // Pair and Method name what is running.

@@ -1,7 +1,6 @@
 package equiv
 
 import (
-	"errors"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -18,7 +17,8 @@ import (
 // everywhere.
 const splitLanes = 2
 
-// laneHalt unwinds a lane at its checkpoint once another lane failed.
+// laneHalt unwinds a lane at the first unit Run.Mine deals it past one in
+// which another lane failed.
 type laneHalt struct{}
 
 // forLane returns a configuration for one lane of a method run with c:
@@ -42,23 +42,33 @@ func (c *Config) forLane(progressMu *sync.Mutex) *Config {
 type lanes struct {
 	runs []*Run
 	errs []error
+	at   []int         // the unit (in deal order) each failing lane failed in
 	done chan struct{} // closed when every lane has returned
 	left []atomic.Bool // lane k still running
+	// failedAt is the earliest unit, in deal order, in which a lane
+	// failed (maxUnit until one does): a lane stops at the first unit
+	// past it, which could only fail later than it. So the failure
+	// reported is the earliest unit's, whichever lane finds it first,
+	// as on one lane: the seed reproduces it.
+	failedAt atomic.Int64
 }
+
+// maxUnit is failedAt before any lane failed.
+const maxUnit = 1<<63 - 1
 
 // startLanes runs f on n lanes, lane k as runs[k] (a Run of its own,
 // seeded as the method's), and returns at once; done is closed when all
-// have returned. A lane that fails halts the others at their next
-// checkpoint.
+// have returned. A lane that fails stops the others at the first unit
+// they are dealt past its own (failedAt).
 func startLanes(base *Run, n int, f func(*Run) error) *lanes {
-	l := &lanes{runs: make([]*Run, n), errs: make([]error, n), done: make(chan struct{}), left: make([]atomic.Bool, n)}
-	halt := make(chan struct{})
-	var once sync.Once
+	l := &lanes{runs: make([]*Run, n), errs: make([]error, n), at: make([]int, n), done: make(chan struct{}),
+		left: make([]atomic.Bool, n)}
+	l.failedAt.Store(maxUnit)
 	var wg sync.WaitGroup
 	var progressMu sync.Mutex
 	for k := range n {
 		r := &Run{cfg: base.cfg.forLane(&progressMu), pair: base.pair, method: base.method,
-			rng: rand.New(rand.NewPCG(base.cfg.seed, base.index)), lane: k, lanes: n, halt: halt,
+			rng: rand.New(rand.NewPCG(base.cfg.seed, base.index)), lane: k, lanes: n, failedAt: &l.failedAt,
 			start: base.start, lastProgress: base.start, index: base.index}
 		l.runs[k] = r
 		l.left[k].Store(true)
@@ -68,7 +78,13 @@ func startLanes(base *Run, n int, f func(*Run) error) *lanes {
 			defer l.left[k].Store(false)
 			err := r.protect(func(r *Run) error { return withFaultPanics(func() error { return r.runFunc(f) }) })
 			if l.errs[k] = err; err != nil {
-				once.Do(func() { close(halt) })
+				l.at[k] = r.passed - 1
+				for {
+					old := l.failedAt.Load()
+					if int64(l.at[k]) >= old || l.failedAt.CompareAndSwap(old, int64(l.at[k])) {
+						break
+					}
+				}
 			}
 		}()
 	}
@@ -102,6 +118,10 @@ func (l *lanes) seen() int64 {
 // merged returns one Run holding what every lane counted and reached, and
 // the lanes' errors joined: the units asked and sampled are every lane's
 // (each asked about every unit), the rest the sum of the lanes'.
+//
+// Of the lanes' failures, the one in the earliest unit is returned (a
+// failure outside units, such as a kept result found changed at the end,
+// counts as the lane's last unit's).
 func (l *lanes) merged() (*Run, error) {
 	r := l.runs[0]
 	for _, o := range l.runs[1:] {
@@ -111,7 +131,16 @@ func (l *lanes) merged() (*Run, error) {
 		r.thinKept += o.thinKept
 		r.absorbDomain(o)
 	}
-	return r, errors.Join(l.errs...)
+	first := -1
+	for k, err := range l.errs {
+		if err != nil && (first < 0 || l.at[k] < l.at[first]) {
+			first = k
+		}
+	}
+	if first < 0 {
+		return r, nil
+	}
+	return r, l.errs[first]
 }
 
 // absorbDomain adds o's sizes and classes to r's.
