@@ -30,7 +30,7 @@ type Bug struct {
 // All lists every bug of every pair.
 func All() []Bug {
 	var all []Bug
-	for _, pair := range [][]Bug{checksumBugs(), websocketBugs(), websocketContractBugs(), quicBugs()} {
+	for _, pair := range [][]Bug{checksumBugs(), websocketBugs(), websocketContractBugs(), quicBugs(), quicContractBugs()} {
 		all = append(all, pair...)
 	}
 	return all
