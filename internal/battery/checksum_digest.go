@@ -31,7 +31,7 @@ func digestContractBugs() []checksumBug {
 			"interface contract: Sum after an odd number of bytes, then a write", pairDigestImpl("sum-folds-state")},
 		{"digest/sum-internal-array", "raysan5/raylib#5756, dmitrii-eremin/jfes#12 and trezor/trezor-crypto#136 (results returned in storage the next call overwrites): Sum(nil) returns the Digest's own 2-byte array, to save an allocation",
 			"kept results: a Sum(nil) kept while the Digest goes on", pairDigestImpl("sum-internal-array")},
-		{"digest/reset-keeps-odd", "apache/nuttx#20010 (the odd-byte flag carried into the next call of checksum()) and klauspost/compress#1086 (a Reset that missed part of the state): Reset clears the sum and leaves a pending odd byte",
+		{"digest/reset-keeps-odd", "apache/nuttx#20010 (the odd-byte flag carried over from one checksum() call into the next): here Reset clears the sum and leaves a pending odd byte, which the next write pairs",
 			"interface contract: Reset after an odd number of bytes", pairDigestImpl("reset-keeps-odd")},
 		{"digest/blocksize-zero", "zeebo/blake3#19 (BlockSize wrong) and tailscale/tailscale#5351 (a wrapper computing len%h.BlockSize(), which panics on 0): BlockSize left at 0 by a port whose sum has no blocks",
 			"interface contract: BlockSize", pairDigestImpl("blocksize-zero")},
