@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"io"
+	"iter"
 
+	"github.com/equivcheck/equivcheck/equiv"
 	"github.com/equivcheck/equivcheck/equiv/quictest"
 	quic "github.com/equivcheck/equivcheck/reference/quic"
 )
@@ -43,9 +45,9 @@ var quicContractRecords = []struct{ bug, fn, record, axis string }{
 	{"header/nil-first-byte", "ParseHeader",
 		"DataDog/czlib#2 and flyingmutant/rapid#15 (nil and empty slices told apart): a nil datagram refused as an invalid argument, as a C parser refuses a NULL buffer, where an empty one is truncated",
 		"spare capacity (nil layouts): the empty datagram passed as nil"},
-	{"header/shared-scratch", "ParseHeader",
-		"uber/ringpop-go#218 and c-bata/go-prompt#15 (scratch buffers shared between goroutines) in a parser that copies the datagram to an aligned buffer and parses the copy",
-		"concurrent caller: any datagram, while another goroutine parses"},
+	{"packets/shared-scratch", "Packets",
+		"uber/ringpop-go#218 and c-bata/go-prompt#15 (scratch buffers shared between goroutines) in a walk that copies the datagram to a receive buffer and walks the copy",
+		"concurrent caller: any datagram, while another goroutine walks one"},
 	{"packets/one-shot", "Packets",
 		"fable-compiler/Fable#454, beeware/voc#296 and nim-lang/Nim#21166 (sequences that iterate once, then yield nothing): the walk's position kept in the sequence, not in each range of it",
 		"reuse: a Packets sequence ranged a second time"},
@@ -80,7 +82,7 @@ func quicContractImpl(bug, fn string) quictest.Impl {
 	case "ParseHeader":
 		impl.ParseHeader = parse
 	case "Packets":
-		impl.Packets = miniPackets(func(b []byte, sdl int) (quic.Header, error) { return miniParse(b, sdl, "") }, bug)
+		impl.Packets = scratchPackets(miniPackets(func(b []byte, sdl int) (quic.Header, error) { return miniParse(b, sdl, "") }, bug), bug)
 	case "AppendVarint":
 		impl.AppendVarint = func(b []byte, v uint64) []byte { return wordAppend(b, v, bug) }
 	case "ReadVarint":
@@ -121,21 +123,43 @@ func unprotect(b []byte) func() {
 	return func() { b[0] = first }
 }
 
-// hdrScratch is the package-level buffer ParseHeader parses a copy of the
-// datagram in with bug "header/shared-scratch": one for every caller. A
+// walkScratch is the package-level buffer Packets walks a copy of the
+// datagram in with bug "packets/shared-scratch": one for every caller, as
+// a UDP receive buffer (64 KiB; a longer datagram is walked in place). A
 // fixed array, so that the race is on its bytes only.
-var hdrScratch [1 << 17]byte
+var walkScratch [1 << 16]byte
 
-// scratchParse copies b to hdrScratch, parses the copy, and returns the
-// Header at the same offsets over b (a Header aliases the datagram).
-func scratchParse(b []byte, sdl int, opts quic.Options) (quic.Header, error) {
-	n := copy(hdrScratch[:], b)
-	h, err := miniParseWith(hdrScratch[:n:n], sdl, opts, "")
-	if h.Type() == quic.TypeNone {
-		return h, err
+// scratchPackets is packets, walking with bug "packets/shared-scratch" a
+// copy of the datagram in walkScratch (cleared first, so that nothing of
+// the last datagram is left past this one's end) and yielding each Header
+// at the same offsets over the datagram (a Header aliases it). The copy
+// is read for the whole range loop, the loop body included.
+func scratchPackets(packets func([]byte, int) iter.Seq2[quic.Header, error], bug string) func([]byte, int) iter.Seq2[quic.Header, error] {
+	return func(d []byte, sdl int) iter.Seq2[quic.Header, error] {
+		if bug != "packets/shared-scratch" || len(d) > len(walkScratch) {
+			return packets(d, sdl)
+		}
+		return func(yield func(quic.Header, error) bool) {
+			clear(walkScratch[:])
+			c := walkScratch[:copy(walkScratch[:], d):len(d)]
+			for h, err := range packets(c, sdl) {
+				if !yield(rebase(h, c, d), err) {
+					return
+				}
+			}
+		}
 	}
-	end := len(h.Packet())
-	return quic.NewHeader(b[:end:end], h.Type(), h.Spin(), len(h.DCID()), len(h.SCID()), h.PNOffset()), err
+}
+
+// rebase returns h, a Header over from, at the same offsets over to.
+func rebase(h quic.Header, from, to []byte) quic.Header {
+	p := h.Packet()
+	if p == nil {
+		return h
+	}
+	off := int(equiv.AddrOf(p) - equiv.AddrOf(from))
+	end := off + len(p)
+	return quic.NewHeader(to[off:end:end], h.Type(), h.Spin(), len(h.DCID()), len(h.SCID()), h.PNOffset())
 }
 
 // appendRing holds the results of appends to nil with bug

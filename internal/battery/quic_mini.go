@@ -43,8 +43,6 @@ func miniParseWith(b []byte, sdl int, opts quic.Options, bug string) (quic.Heade
 		return quic.Header{}, quic.ErrTruncated
 	case bug == "header/unprotects-in-place":
 		defer unprotect(b)()
-	case bug == "header/shared-scratch" && len(b) <= len(hdrScratch):
-		return scratchParse(b, sdl, opts)
 	}
 	if b[0]&0x80 == 0 {
 		return miniShort(b, sdl, grease && bug != "grease-long-only", bug)
