@@ -24,8 +24,10 @@ func miniParse(b []byte, sdl int, bug string) (quic.Header, error) {
 // "grease-long-only" skips the check in long headers only, as where a
 // demultiplexer sharing the port with other protocols tells QUIC short
 // headers by the 0x40 bit (RFC 9443); "options-unknown-ignored" lets
-// undefined option bits through; and "sdl-uint8" range-checks a
-// shortDCIDLen stored in a byte, so 264 passes as 8.
+// undefined option bits through; "sdl-uint8" range-checks a shortDCIDLen
+// stored in a byte, so 264 passes as 8; "header/nil-first-byte" refuses a
+// nil datagram; and "header/unprotects-in-place" clears the header
+// protection bits of b[0] for the parse and puts them back (unprotect).
 func miniParseWith(b []byte, sdl int, opts quic.Options, bug string) (quic.Header, error) {
 	if bug == "sdl-uint8" {
 		sdl = int(uint8(sdl))
@@ -168,8 +170,9 @@ func miniCIDs(b []byte, version uint32, bug string) (dcidLen, scidLen, off int, 
 // miniLengthed parses the rest of an Initial, 0-RTT or Handshake packet:
 // an Initial's Token, then the Length. Bugs: "token-length-trusted" (the
 // Token Length checked against the datagram, not against what is left of
-// it), "token-len-uint16" (the Token Length kept in 16 bits), and
-// "length-uint16" and "length-uint32" (the Length kept in 16 or 32 bits).
+// it), "token-len-uint16" (the Token Length kept in 16 bits),
+// "length-uint16" and "length-uint32" (the Length kept in 16 or 32 bits),
+// and "header/bounds-by-cap" (the Length checked against the capacity).
 func miniLengthed(b []byte, typ quic.PacketType, off, dcidLen, scidLen int, bug string) (quic.Header, error) {
 	if typ == quic.TypeInitial {
 		tokenLen, n, err := miniVarint(b[off:])

@@ -107,6 +107,9 @@ type maskModel struct{ bug string }
 
 func (m maskModel) Mask(b []byte, key [4]byte, pos int) int { return m.xor(b, b, key, pos) }
 
+// MaskCopy checks dst's length, then the overlap (the other way round
+// with "maskcopy/overlap-checked-first"), and masks src into dst, or, with
+// the contract bugs, roundTrip through src or throughScratch.
 func (m maskModel) MaskCopy(dst, src []byte, key [4]byte, pos int) int {
 	lengthFirst := m.bug != "maskcopy/overlap-checked-first"
 	if lengthFirst && len(dst) < len(src) {
