@@ -165,7 +165,10 @@ func (x *stream) writeCase(s streamCase) {
 
 // writeAll writes b, again with what is left after an error the stream
 // survives (at most 3 more times: each failing writer fails once), and
-// reports whether the stream goes on.
+// reports whether the stream goes on. Each retry is a Write of its own:
+// its p is placed afresh, over the last one, so that a writer that kept a
+// view of what it did not take (to write it on the retry, as OpenSSL
+// keeps a partial SSL_write's buffer) reads what is there now.
 func (x *stream) writeAll(b []byte) bool {
 	p := x.a.place(b)
 	for tries := 0; ; tries++ {
@@ -173,13 +176,14 @@ func (x *stream) writeAll(b []byte) bool {
 		if n < 0 || n > len(p) {
 			return false
 		}
-		p, b = p[n:], b[n:]
+		b = b[n:]
 		switch {
-		case err == nil || len(p) == 0:
+		case err == nil || len(b) == 0:
 			return true
 		case !x.goesOn(err) || tries == 3:
 			return false
 		}
+		p = x.a.place(b)
 	}
 }
 

@@ -5,8 +5,14 @@
 // counterexample, and pass every twin; battery_test.go checks both and
 // prints the catch rate, which CI (.ci/run) shows.
 //
-// Each pair's bugs are in its own file (checksum.go, websocket.go,
-// quic.go), listed by one function that All joins.
+// Each pair's bugs are in its own files (checksum.go, websocket.go,
+// quic.go and their helpers), and the bugs of the contract that
+// docs/equivalence.md tabulates (what a function may read, write, keep
+// and share) in checksum_contract.go, checksum_digest.go,
+// websocket_contract.go and quic_contract.go, each listed by a function
+// that All joins. TestMechanisms (mechanisms_test.go) shows that each of
+// the engine's contract mechanisms is what catches the bugs the table
+// gives it.
 package battery
 
 import "github.com/equivcheck/equivcheck/equiv"
@@ -30,7 +36,7 @@ type Bug struct {
 // All lists every bug of every pair.
 func All() []Bug {
 	var all []Bug
-	for _, pair := range [][]Bug{checksumBugs(), websocketBugs(), quicBugs(), utf8Bugs()} {
+	for _, pair := range [][]Bug{checksumBugs(), websocketBugs(), websocketContractBugs(), quicBugs(), quicContractBugs(), utf8Bugs()} {
 		all = append(all, pair...)
 	}
 	return all

@@ -47,9 +47,10 @@ func sumImpl(sum func(bug bool) func([]byte, uint16) uint16) func(bool) checksum
 }
 
 // checksumCatalogue is every bug of the pair, Sum's first, then the
-// Digest's and Update's, then the helpers' (checksum_helpers.go).
+// Digest's and Update's, then the helpers', then the contract's
+// (checksum_contract.go, checksum_digest.go).
 func checksumCatalogue() []checksumBug {
-	return append(sumBugs(), helperBugs()...)
+	return append(append(sumBugs(), helperBugs()...), contractBugs()...)
 }
 
 func sumBugs() []checksumBug {
@@ -410,7 +411,9 @@ func digestImpl(kind string) func(bool) checksumtest.Impl {
 // chunkDigest sums each write with Sum and, after an odd number of bytes,
 // swaps the write's sum (RFC 1071 §3). Its bugs are in tracking that
 // parity: "no-swap" never swaps, "after-8" forgets after 8 writes, and
-// "empty" clears it on an empty write.
+// "empty" clears it on an empty write; and in how it swaps: "wide" skips
+// the swap for writes over 256 bytes, and "swaps-p" swaps p's byte pairs
+// in place instead (swappedSum).
 type chunkDigest struct {
 	sum    uint16
 	odd    bool
@@ -425,12 +428,34 @@ func (d *chunkDigest) Write(p []byte) (int, error) {
 		return 0, nil
 	}
 	s := ref.Sum(p, 0)
-	if d.odd && d.bug != "no-swap" && (d.bug != "after-8" || d.writes <= 8) {
+	swap := d.odd && d.bug != "no-swap" && (d.bug != "after-8" || d.writes <= 8)
+	switch {
+	case swap && d.bug == "swaps-p":
+		s = swappedSum(p)
+	case swap && d.bug == "wide" && len(p) > 256:
+		// The wide path adds the kernel's sum as it is: the swap is
+		// in the narrow path's code.
+	case swap:
 		s = bits.ReverseBytes16(s)
 	}
 	d.sum = onesAdd(d.sum, s)
 	d.odd = d.odd != (len(p)%2 == 1)
 	return len(p), nil
+}
+
+// swappedSum is the byte-swapped Sum of p, computed by swapping p's byte
+// pairs in place so that the even-offset kernel sums them, then swapping
+// them back: p is as it was once it returns, but not during the call. An
+// odd last byte, unpaired, is the low byte of its word.
+func swappedSum(p []byte) uint16 {
+	even := p[:len(p)&^1]
+	swapPairs(even)
+	s := ref.Sum(even, 0)
+	swapPairs(even)
+	if len(p)%2 == 1 {
+		s = onesAdd(s, uint16(p[len(p)-1]))
+	}
+	return s
 }
 
 func (d *chunkDigest) Sum(in []byte) []byte { return binary.BigEndian.AppendUint16(in, ^d.sum) }

@@ -24,8 +24,10 @@ func miniParse(b []byte, sdl int, bug string) (quic.Header, error) {
 // "grease-long-only" skips the check in long headers only, as where a
 // demultiplexer sharing the port with other protocols tells QUIC short
 // headers by the 0x40 bit (RFC 9443); "options-unknown-ignored" lets
-// undefined option bits through; and "sdl-uint8" range-checks a
-// shortDCIDLen stored in a byte, so 264 passes as 8.
+// undefined option bits through; "sdl-uint8" range-checks a shortDCIDLen
+// stored in a byte, so 264 passes as 8; "header/nil-first-byte" refuses a
+// nil datagram; and "header/unprotects-in-place" clears the header
+// protection bits of b[0] for the parse and puts them back (unprotect).
 func miniParseWith(b []byte, sdl int, opts quic.Options, bug string) (quic.Header, error) {
 	if bug == "sdl-uint8" {
 		sdl = int(uint8(sdl))
@@ -34,8 +36,15 @@ func miniParseWith(b []byte, sdl int, opts quic.Options, bug string) (quic.Heade
 		return quic.Header{}, quic.ErrInvalidArgument
 	}
 	grease := opts&quic.GreaseQUICBit != 0 && bug != "grease-ignored"
-	if len(b) == 0 {
+	switch {
+	case bug == "header/nil-first-byte" && b == nil:
+		// nil taken for "no datagram" and refused as an argument, as a
+		// C parser refuses a NULL buffer before looking at its length.
+		return quic.Header{}, quic.ErrInvalidArgument
+	case len(b) == 0:
 		return quic.Header{}, quic.ErrTruncated
+	case bug == "header/unprotects-in-place":
+		defer unprotect(b)()
 	}
 	if b[0]&0x80 == 0 {
 		return miniShort(b, sdl, grease && bug != "grease-long-only", bug)
@@ -161,8 +170,9 @@ func miniCIDs(b []byte, version uint32, bug string) (dcidLen, scidLen, off int, 
 // miniLengthed parses the rest of an Initial, 0-RTT or Handshake packet:
 // an Initial's Token, then the Length. Bugs: "token-length-trusted" (the
 // Token Length checked against the datagram, not against what is left of
-// it), "token-len-uint16" (the Token Length kept in 16 bits), and
-// "length-uint16" and "length-uint32" (the Length kept in 16 or 32 bits).
+// it), "token-len-uint16" (the Token Length kept in 16 bits),
+// "length-uint16" and "length-uint32" (the Length kept in 16 or 32 bits),
+// and "header/bounds-by-cap" (the Length checked against the capacity).
 func miniLengthed(b []byte, typ quic.PacketType, off, dcidLen, scidLen int, bug string) (quic.Header, error) {
 	if typ == quic.TypeInitial {
 		tokenLen, n, err := miniVarint(b[off:])
@@ -193,7 +203,11 @@ func miniLengthed(b []byte, typ quic.PacketType, off, dcidLen, scidLen int, bug 
 		length = uint64(uint32(length))
 	}
 	off += n
-	if length > uint64(len(b)-off) {
+	room := len(b) - off
+	if bug == "header/bounds-by-cap" {
+		room = cap(b) - off // the bytes the slice can reach
+	}
+	if length > uint64(room) {
 		return quic.Header{}, quic.ErrLengthExceedsDatagram
 	}
 	end := off + int(length)
@@ -261,41 +275,59 @@ func miniAppendVarint(b []byte, v uint64, bug string) []byte {
 }
 
 // miniPackets walks a datagram with parse as RFC 9000 §12.2 and §14.1
-// say. Bugs: "ignores-break" keeps yielding after the range loop stopped;
+// say. Bugs: "ignores-break" keeps yielding after the range loop stopped,
+// and "packets/ignores-break" does after a packet yielded with an error
+// (ErrPacketTooShort, ErrDCIDMismatch), whose yield's result it drops;
+// "packets/one-shot" keeps its walk in the sequence, not in one range of
+// it, so that ranging the sequence again yields nothing;
 // "dcid-first-8" compares the DCIDs' lengths and first 8 bytes only (a
 // fixed 8-byte compare sized for the common Connection ID length);
 // "coalesced-uint8" counts packets in a byte, so the 257th is taken for a
 // first packet; and the bugs of miniTrailing mistake padding.
 func miniPackets(parse func([]byte, int) (quic.Header, error), bug string) func([]byte, int) iter.Seq2[quic.Header, error] {
 	return func(d []byte, sdl int) iter.Seq2[quic.Header, error] {
+		seqWalk := &walk{rest: d}
 		return func(yield func(quic.Header, error) bool) {
-			var firstDCID []byte
-			for i, rest := 0, d; i == 0 || len(rest) > 0; i++ {
-				first := i == 0
+			w := &walk{rest: d}
+			if bug == "packets/one-shot" {
+				w = seqWalk // the sequence's: a second range goes on from the end
+			}
+			for ; w.i == 0 || len(w.rest) > 0; w.i++ {
+				first := w.i == 0
 				if bug == "coalesced-uint8" {
-					first = uint8(i) == 0
+					first = uint8(w.i) == 0
 				}
-				h, err := parse(rest, sdl)
-				if ok, terr := miniTrailing(rest, first, err, bug); ok {
-					yield(miniTrailer(rest, bug), terr)
+				h, err := parse(w.rest, sdl)
+				if ok, terr := miniTrailing(w.rest, first, err, bug); ok {
+					yield(miniTrailer(w.rest, bug), terr)
+					w.rest = nil
 					return
 				}
 				if err != nil && err != quic.ErrPacketTooShort {
 					yield(quic.Header{}, err)
+					w.rest = nil
 					return
 				}
 				if first {
-					firstDCID = h.DCID()
-				} else if !sameDCID(h.DCID(), firstDCID, bug) {
+					w.firstDCID = h.DCID()
+				} else if !sameDCID(h.DCID(), w.firstDCID, bug) {
 					err = quic.ErrDCIDMismatch
 				}
-				rest = rest[len(h.Packet()):]
-				if !yield(h, err) && bug != "ignores-break" {
+				w.rest = w.rest[len(h.Packet()):]
+				if !yield(h, err) && bug != "ignores-break" && (err == nil || bug != "packets/ignores-break") {
 					return
 				}
 			}
 		}
 	}
+}
+
+// walk is where a walk of a datagram is: the bytes left, the packets
+// read, the first packet's DCID.
+type walk struct {
+	rest      []byte
+	i         int
+	firstDCID []byte
 }
 
 // sameDCID compares two Destination Connection IDs.

@@ -107,12 +107,25 @@ type maskModel struct{ bug string }
 
 func (m maskModel) Mask(b []byte, key [4]byte, pos int) int { return m.xor(b, b, key, pos) }
 
+// MaskCopy checks dst's length, then the overlap (the other way round
+// with "maskcopy/overlap-checked-first"), and masks src into dst, or, with
+// the contract bugs, roundTrip through src or throughScratch.
 func (m maskModel) MaskCopy(dst, src []byte, key [4]byte, pos int) int {
-	if len(dst) < len(src) {
+	lengthFirst := m.bug != "maskcopy/overlap-checked-first"
+	if lengthFirst && len(dst) < len(src) {
 		panic("websocket: MaskCopy: dst shorter than src")
 	}
 	if m.overlaps(dst, src) {
 		panic("websocket: MaskCopy: invalid buffer overlap")
+	}
+	if len(dst) < len(src) {
+		panic("websocket: MaskCopy: dst shorter than src")
+	}
+	switch {
+	case m.bug == "maskcopy/src-round-trip" && len(src) > 0 && !sameStart(dst, src):
+		return m.roundTrip(dst, src, key, pos)
+	case m.bug == "maskcopy/shared-scratch":
+		return m.throughScratch(dst, src, key, pos)
 	}
 	return m.xor(dst, src, key, pos)
 }
@@ -252,8 +265,14 @@ func (m maskModel) wide(dst, src []byte, kw uint64, i, r int) int {
 	return i + r&^31
 }
 
-// tail masks the octets from i to n, one at a time.
+// tail masks the octets from i to n, one at a time; with
+// "mask/tail-store-to-cap", in place with room for a word, as one more
+// 8-octet word (tailWord).
 func (m maskModel) tail(dst, src []byte, key [4]byte, p, i, n int) {
+	if m.bug == "mask/tail-store-to-cap" && i < n && cap(dst)-i >= 8 && sameStart(dst, src) {
+		m.tailWord(dst, key, p, i)
+		return
+	}
 	from := p
 	if m.bug == "tail-key-restarted" {
 		from = p - i
@@ -304,21 +323,31 @@ type readerModel struct {
 	pos int
 }
 
-func (m *readerModel) Reset(r io.Reader, key [4]byte) { m.r, m.key, m.pos = r, key, 0 }
+func (m *readerModel) Reset(r io.Reader, key [4]byte) {
+	if m.bug == "maskreader/reset-same-ignored" && r == m.r {
+		return // "nothing to do": the reader is the one it has
+	}
+	*m.position() = 0
+	m.r, m.key = r, key
+}
 
 func (m *readerModel) Read(p []byte) (int, error) {
 	n, err := m.r.Read(p)
 	if n < 0 || n > len(p) {
 		return 0, ref.ErrInvalidRead
 	}
-	next := m.Mask(p[:n], m.key, m.pos)
+	if err != nil && m.bug == "maskreader/drops-data-with-error" {
+		return 0, err
+	}
+	pos := m.position()
+	next := m.Mask(p[:n], m.key, *pos)
 	switch m.bug {
 	case "reader-pos-by-len-p":
-		next = (m.pos + len(p)) & 3
+		next = (*pos + len(p)) & 3
 	case "reader-pos-not-carried":
 		next = 0
 	}
-	m.pos = next
+	*pos = next
 	return n, err
 }
 
@@ -326,13 +355,19 @@ func (m *readerModel) Read(p []byte) (int, error) {
 // to 4 KiB.
 type writerModel struct {
 	maskModel
-	w   io.Writer
-	key [4]byte
-	pos int
-	buf [4096]byte
+	w       io.Writer
+	key     [4]byte
+	pos     int
+	buf     [4096]byte
+	pending []byte // "maskwriter/defers-tail-view": what a short write left
 }
 
-func (m *writerModel) Reset(w io.Writer, key [4]byte) { m.w, m.key, m.pos = w, key, 0 }
+func (m *writerModel) Reset(w io.Writer, key [4]byte) {
+	if m.bug == "maskwriter/reset-same-ignored" && w == m.w {
+		return // "nothing to do": the writer is the one it has
+	}
+	m.w, m.key, m.pos, m.pending = w, key, 0, nil
+}
 
 func (m *writerModel) Write(b []byte) (int, error) {
 	if m.bug == "writer-masks-large-in-place" && len(b) > len(m.buf) {
@@ -341,13 +376,20 @@ func (m *writerModel) Write(b []byte) (int, error) {
 		m.Mask(b, m.key, m.pos-n) // restore b
 		return n, err
 	}
+	src := m.retried(b)
 	written := 0
 	for written < len(b) {
-		piece := b[written:min(len(b), written+len(m.buf))]
-		m.MaskCopy(m.buf[:], piece, m.key, m.pos)
-		n, err := m.put(m.buf[:len(piece)])
+		piece := src[written:min(len(b), written+len(m.buf))]
+		masked := m.maskPiece(piece)
+		n, err := m.put(masked)
 		written += n
 		if err != nil {
+			if m.bug == "maskwriter/defers-tail-view" {
+				m.pending = b[written:] // for the retry
+			}
+			if m.bug == "maskwriter/full-count-with-error" {
+				return len(b), err
+			}
 			return written, err
 		}
 	}
