@@ -62,7 +62,7 @@ func ExampleNonNegativePos() {
 	fmt.Println(err)
 	// Output:
 	// panic(runtime error: index out of range [-1])
-	// [excluded "negative pos": 15382 inputs]
+	// [excluded "negative pos": 15384 inputs]
 	// <nil>
 }
 
@@ -79,7 +79,7 @@ func ExampleStreamOffsetPos() {
 		}))
 	fmt.Println(err)
 	// Output:
-	// [excluded "negative pos": 15382 inputs excluded "octet offset pos+len(b)-1 past math.MaxInt": 2298 inputs]
+	// [excluded "negative pos": 15384 inputs excluded "octet offset pos+len(b)-1 past math.MaxInt": 2298 inputs]
 	// <nil>
 }
 

@@ -31,6 +31,11 @@ type Bug struct {
 	// Bad is the suite over the buggy implementation; Twin over the same
 	// implementation with the bug fixed (everything else identical).
 	Bad, Twin equiv.Suite
+	// TwinKey, if not empty, names a twin that other bugs share: one
+	// model with every bug switched off (websocket's masker, quic's mini
+	// parser, the utf8 validator). TestBattery checks each shared twin
+	// once: it is the same code each time.
+	TwinKey string
 }
 
 // All lists every bug of every pair.

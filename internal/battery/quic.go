@@ -20,7 +20,7 @@ func quicBugs() []Bug {
 			Record: b.record,
 			Axis:   b.axis,
 			Bad:    quictest.NewSuite(QUICImpl(b.bug)),
-			Twin:   quictest.NewSuite(QUICImpl("")),
+			Twin:   quictest.NewSuite(QUICImpl("")), TwinKey: "quic/mini",
 		})
 	}
 	return bugs

@@ -25,7 +25,7 @@ func quicContractBugs() []Bug {
 	var bugs []Bug
 	for _, b := range quicContractRecords {
 		bugs = append(bugs, Bug{Name: "quic/" + b.bug, Record: b.record, Axis: b.axis,
-			Bad: quictest.NewSuite(quicContractImpl(b.bug, b.fn)), Twin: quictest.NewSuite(quicContractImpl("", b.fn))})
+			Bad: quictest.NewSuite(quicContractImpl(b.bug, b.fn)), Twin: quictest.NewSuite(quicContractImpl("", b.fn)), TwinKey: "quic/contract/" + b.fn})
 	}
 	return bugs
 }

@@ -16,7 +16,7 @@ func utf8Bugs() []Bug {
 	var bugs []Bug
 	for _, b := range u8Bugs {
 		bugs = append(bugs, Bug{Name: "utf8/" + b.name, Record: b.record, Axis: b.axis,
-			Bad: utf8validtest.NewSuite(utf8Impl(b.name)), Twin: utf8validtest.NewSuite(utf8Impl(""))})
+			Bad: utf8validtest.NewSuite(utf8Impl(b.name)), Twin: utf8validtest.NewSuite(utf8Impl("")), TwinKey: "utf8/model"})
 	}
 	return bugs
 }

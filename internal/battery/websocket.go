@@ -16,7 +16,7 @@ func websocketBugs() []Bug {
 	var bugs []Bug
 	for _, b := range wsBugs {
 		bugs = append(bugs, Bug{Name: "websocket/" + b.name, Record: b.record, Axis: b.axis,
-			Bad: websockettest.NewSuite(wsImpl(b.name)), Twin: websockettest.NewSuite(wsImpl(""))})
+			Bad: websockettest.NewSuite(wsImpl(b.name)), Twin: websockettest.NewSuite(wsImpl("")), TwinKey: "websocket/model"})
 	}
 	return bugs
 }

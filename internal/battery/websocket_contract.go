@@ -20,7 +20,7 @@ func websocketContractBugs() []Bug {
 	var bugs []Bug
 	for _, b := range wsContractBugs {
 		bugs = append(bugs, Bug{Name: "websocket/" + b.name, Record: b.record, Axis: b.axis,
-			Bad: websockettest.NewSuite(wsContractImpl(b.name, b.fn)), Twin: websockettest.NewSuite(wsContractImpl("", b.fn))})
+			Bad: websockettest.NewSuite(wsContractImpl(b.name, b.fn)), Twin: websockettest.NewSuite(wsContractImpl("", b.fn)), TwinKey: "websocket/contract/" + b.fn})
 	}
 	return bugs
 }
