@@ -13,7 +13,7 @@ import (
 
 // Serial declares an implementation that is documented as not safe for
 // concurrent use: the engine's concurrent caller is not run beside its
-// methods. Every Result says so. Without it, every method of a suite with
+// methods, and a method marked Lanes runs on one lane. Every Result says so. Without it, every method of a suite with
 // fuzz targets runs with a second goroutine calling the implementation at
 // the same time, on other inputs (see Result.Concurrent), so that shared
 // mutable state (a package-level scratch buffer, a lazily built table

@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 	"sync/atomic"
 	"time"
+
+	"github.com/equivcheck/equivcheck/internal/contractknob"
 )
 
 // Method names. Every suite of this module runs the same methods under
@@ -194,7 +196,7 @@ func runMethod(s Suite, cfg *Config, i int, m Method, inputs []seedInput) Result
 	start := time.Now()
 	r.start, r.lastProgress = start, start
 	n := 1
-	if m.Split && m.Lanes {
+	if m.Split && m.Lanes && !cfg.serial && !contractknob.NoConcurrent.Load() {
 		n = splitLanes
 	}
 	l := startLanes(r, n, m.Func)

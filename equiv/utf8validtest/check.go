@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/equivcheck/equivcheck/equiv"
+	"github.com/equivcheck/equivcheck/internal/contractknob"
 	ref "github.com/equivcheck/equivcheck/reference/utf8valid"
 	"github.com/equivcheck/equivcheck/reference/websocket"
 )
@@ -73,6 +74,9 @@ func (c *checker) poison(b []byte, i, j int) {
 	if c.site == nil {
 		c.buf.PoisonRange(i, j)
 		return
+	}
+	if contractknob.NoPoison.Load() {
+		return // as Buffer.PoisonRange does, for TestMechanisms
 	}
 	for k := i; k < j; k++ {
 		b[k] = equiv.Poisoned

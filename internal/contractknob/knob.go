@@ -17,7 +17,8 @@ var (
 	NoReadOnly atomic.Bool
 	// NoPoison makes Buffer.Poison and PoisonRange do nothing.
 	NoPoison atomic.Bool
-	// NoConcurrent runs no concurrent caller beside a method.
+	// NoConcurrent runs no concurrent caller beside a method, and a
+	// Split method on one lane.
 	NoConcurrent atomic.Bool
 	// NoKeep makes Config.Keep keep nothing.
 	NoKeep atomic.Bool
