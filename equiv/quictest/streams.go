@@ -285,6 +285,9 @@ func (c *checker) compareStream(in Input, s stream) (*equiv.Counterexample, int)
 	return c.compareWith(in, func(d []byte) *equiv.Counterexample {
 		ref, b, where := c.place(d)
 		ce := c.streamAt(in, s, ref, b)
+		if ce == nil && !c.buf.Intact() {
+			ce = datagramCE(in.Func, d, 0, nil, "the same results, but wrote outside the input", "nothing written")
+		}
 		if ce != nil {
 			note(ce, "%s", where)
 		}
