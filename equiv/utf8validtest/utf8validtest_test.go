@@ -160,3 +160,19 @@ func TestImplErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPanickingConstructor: NewSuite does not call into a NewValidator
+// that panics (a variant this build cannot run, which the gate lists as
+// skipped, or a constructor with a bug); Check reports the panic.
+func TestPanickingConstructor(t *testing.T) {
+	impl := reference
+	impl.NewValidator = func() utf8validtest.Validator { panic("not in this build") }
+	s := utf8validtest.NewSuite(impl)
+	if s.Err != nil {
+		t.Fatalf("NewSuite: Err = %v", s.Err)
+	}
+	err := utf8validtest.Check(impl, only(equiv.MethodVectors))
+	if err == nil || !strings.Contains(err.Error(), "not in this build") {
+		t.Errorf("Check = %v, want the constructor's panic reported", err)
+	}
+}
