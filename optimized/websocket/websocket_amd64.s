@@ -9,17 +9,19 @@
 // octet is the key octet of src[0] (k = bits.RotateLeft32(key, -8*(pos&3))).
 // A block at offset o uses rotKey(k, o): k rotated right by 8*o bits.
 //
-// Lengths that are not a multiple of the block size are covered by blocks
-// that overlap, never by byte loops. In place (dst == src) that is safe
-// because every block that overlaps another is loaded before either is
-// stored, and an octet stored twice gets the same value twice. The
-// overlapping stores are at the ends of the payload and, for long payloads,
-// stored before the loop: a load that follows them soon, such as the next
+// Lengths that are not a multiple of the block size are covered without
+// byte loops: by blocks that overlap in MaskCopy's short path and at the
+// edges of the long loops, and in Mask's short path (in place, up to 256
+// octets) by pieces that do not overlap (INPLACE32, INPLACE256, below). In
+// place (dst == src) overlapping blocks are safe because every block that
+// overlaps another is loaded before either is stored, and an octet stored
+// twice gets the same value twice. The long loops store their overlapping
+// edges before the loop: a load that follows them soon, such as the next
 // Mask of the same buffer in BenchmarkMask, waits for the store queue to
 // drain up to them only, not to the end of the loop.
 //
 // Nothing outside src[:n] is read and nothing outside dst[:n] is written:
-// every block lies inside [0, n).
+// every block and piece lies inside [0, n).
 
 #include "textflag.h"
 
@@ -32,7 +34,8 @@
 //	320 < n       AVX-512 loop over 64-octet blocks (longAVX512)
 //
 // In place (dst == src: Mask, and the variants when given one slice twice)
-// the short path is disjoint pieces instead of overlapping blocks:
+// the short path is pieces that do not overlap, instead of overlapping
+// blocks:
 //
 //	n <= 32        64-bit words, then 4-, 2- and 1-octet pieces (INPLACE32)
 //	32 < n <= 256  32-octet AVX2 blocks, then 16-, 8-, 4-, 2- and 1-octet
@@ -70,9 +73,9 @@
 // and src, so a call to Mask stores 5 argument words instead of 8, and up
 // to 32 octets it jumps nowhere: 2.0-2.6 ns against 2.3-3.0 at 1 to 32
 // octets when Mask called the two-slice dispatcher, which jumped to a
-// shared short path (bench's SweepMask, one interleaved run; lengths whose
-// two stores overlap, such as 5 or 31, stay at 4.2-4.5 ns: the next call's
-// loads wait for both stores, see xorKeyInPlace in websocket_amd64.go).
+// shared short path (bench's SweepMask, one interleaved run). Its short
+// path is INPLACE32, and from 33 to 256 octets INPLACE256 in inPlace<>:
+// see below and xorKeyInPlace in websocket_amd64.go.
 
 // KEY sets AX = k = bits.RotateLeft32(key, -8*(pos&3)) (RORL counts mod
 // 32), DX = (pos+n)&3, the return value, and CX = 8*n, from AX = key,
@@ -199,8 +202,10 @@ over64:                                                                         
 // loads what this call stored. A load is forwarded from the store queue only
 // when one store holds all its octets; one that spans two stores, as the
 // overlapping blocks of SHORT32 and SHORT128 make it, waits until both have
-// reached the cache: 4.2-4.7 ns at 5-7, 9-15, 17-31 and 33-127 octets
-// against 2.1-3.4 ns at 1-4, 8, 16, 24, 32, 64, 96 and 128 (SweepMask).
+// reached the cache: 4.2-5.2 ns at 5-7, 9-15, 17-31, 33-63, 65-95, 97-127
+// and 129-255 octets against 2.1-3.3 ns at 1-4, 8, 16, 24, 32, 64, 96 and
+// 128 (SweepMask, before INPLACE32 and INPLACE256; with them 2.1-2.6 ns at
+// 1-32 octets, 2.8-3.4 at 33-128 and 3.3-4.4 at 129-256, aligned).
 // INPLACE32 and INPLACE256 therefore cut the payload into pieces that do not
 // overlap, so that each of the next call's loads is one of this call's
 // stores: whole 64-bit words or 32-octet blocks from the start, then one
@@ -212,8 +217,12 @@ over64:                                                                         
 // last three (n&7 octets) are addressed from the end of the payload, at
 // offsets each value of n&7 fixes, after at most three tests. The price is a
 // test and branch per piece, which a benchmark of one length always predicts
-// and traffic of mixed lengths may not; MaskCopy keeps the overlapping
-// blocks, whose loads come from src and never wait for this call's stores.
+// and traffic of mixed lengths may not, and a store per piece: a length
+// that needs more pieces than a longer one still takes a little longer (7
+// octets, three stores, 2.24 ns against 8 octets, one store, 2.00; 255
+// octets, seven blocks and five pieces, 4.4 ns against 3.9 at 256, eight
+// blocks). MaskCopy keeps the overlapping blocks, whose loads come from src
+// and never wait for this call's stores.
 //
 // Measured in the ways that did not work, on the same machine: AVX-512
 // masked loads and stores (VMOVDQU8 with a mask from BZHI, one for up to 64
