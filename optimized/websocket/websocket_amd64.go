@@ -41,8 +41,9 @@ func archImpls() []Impl {
 	}
 }
 
-// maskAVX2 works like maskGeneric: the entries' straight-line short path
-// up to 128 octets, then an AVX2 loop.
+// maskAVX2 works like maskGeneric: the entries' straight-line short paths
+// (in place, as here, Mask's disjoint pieces up to 256 octets; for a copy,
+// MaskCopy's overlapping blocks up to 128), then an AVX2 loop.
 func maskAVX2(b []byte, key [4]byte, pos int) int {
 	return xorKeyAVX2(b, b, binary.LittleEndian.Uint32(key[:]), pos)
 }
@@ -78,25 +79,35 @@ func maskCopyAVX512(dst, src []byte, key [4]byte, pos int) int {
 //     wrapper of the assembly function, about 1.5 ns here. An assembly
 //     function takes its arguments on the stack, so one slice instead of two
 //     saves the caller three stores.
-//   - Payloads up to 32 octets take 1 to 4 general-purpose words, up to 128
-//     two or four AVX2 blocks: straight-line code in the entry itself, with
-//     no byte loop, no alignment work and no jump to a shared path. 1 octet
-//     takes 2.0 ns (gobwas/ws 2.35), 16 octets 2.25 ns (5.5), 125 octets
-//     5.1-5.5 ns (20-29); with the slice passed twice and a jump to a
-//     shared short path, 1 to 32 octets took 0.15 to 0.7 ns more.
+//   - Payloads up to 32 octets take 64-bit words and then one piece per set
+//     bit of len&7, up to 256 octets 32-octet AVX2 blocks and then 16-, 8-,
+//     4-, 2- and 1-octet pieces: straight-line code, up to 32 octets in the
+//     entry itself, with no byte loop, no alignment work and no jump to a
+//     shared path. 1 octet takes 2.1 ns (gobwas/ws 2.3), 16 octets 2.2 ns
+//     (5.6), 125 octets 3.2 ns (21), 256 octets 3.9 ns (6.8); with the slice
+//     passed twice and a jump to a shared short path, 1 to 32 octets took
+//     0.15 to 0.7 ns more.
 //   - Longer payloads run an unrolled loop of 4 blocks of 64 (AVX-512) or 32
 //     (AVX2) octets whose stores are aligned to dst, with the ragged edges
 //     done first: 8.0-9.1 ns at 1 KiB (gobwas/ws 14.3-16.3) and 400 ns at 64
 //     KiB (600-720).
 //
 // The in-place benchmark also has a floor that no masking code avoids: the
-// next call's loads wait for this call's stores. When two stores of a call
-// overlap partly (the overlapping blocks at the ends of, say, 125 octets),
-// those loads cannot be forwarded from one store and wait for both to reach
-// the cache: about 2 ns at 125 octets, against a 128-octet payload whose
-// blocks do not overlap. Splitting the ends into disjoint 16-, 8-, 4-, 2- and
-// 1-octet pieces would avoid that wait, at the price of a branch per piece
-// that real traffic, with payloads of every length, would mispredict.
+// next call's loads wait for this call's stores, and are forwarded from the
+// store queue only when one store holds all the octets of a load. When two
+// stores of a call overlap partly, as MaskCopy's overlapping end blocks do
+// (125 octets: blocks at 0, 32, 61 and 93), those loads wait for both to
+// reach the cache: 4.8 ns at 125 octets, against 3.1 at 128, whose blocks do
+// not overlap. Mask's short path therefore stores pieces that do not
+// overlap (websocket_amd64.s, INPLACE32 and INPLACE256): 125 octets 3.2 ns,
+// 5 to 31 octets 2.1-2.6 instead of 4.2-4.5, 129 to 255 octets 3.3-4.4
+// instead of 4.8-5.2 (bench's SweepMask, interleaved runs, medians of 20).
+// The price is a branch per piece, which a benchmark of one length always
+// predicts and real traffic, with payloads of every length, may not, and a
+// store per piece: 7 octets (three pieces) still take 2.24 ns against 2.00
+// at 8 (one word). AVX-512 masked stores (one VMOVDQU8 for up to 64 octets)
+// would need no branch, but the next call's masked load is never forwarded
+// from them: 4.8-5.0 ns at every length.
 //
 //go:noescape
 func xorKeyInPlace(b []byte, key uint32, pos int) int

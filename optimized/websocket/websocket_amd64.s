@@ -9,17 +9,19 @@
 // octet is the key octet of src[0] (k = bits.RotateLeft32(key, -8*(pos&3))).
 // A block at offset o uses rotKey(k, o): k rotated right by 8*o bits.
 //
-// Lengths that are not a multiple of the block size are covered by blocks
-// that overlap, never by byte loops. In place (dst == src) that is safe
-// because every block that overlaps another is loaded before either is
-// stored, and an octet stored twice gets the same value twice. The
-// overlapping stores are at the ends of the payload and, for long payloads,
-// stored before the loop: a load that follows them soon, such as the next
+// Lengths that are not a multiple of the block size are covered without
+// byte loops: by blocks that overlap in MaskCopy's short path and at the
+// edges of the long loops, and in Mask's short path (in place, up to 256
+// octets) by pieces that do not overlap (INPLACE32, INPLACE256, below). In
+// place (dst == src) overlapping blocks are safe because every block that
+// overlaps another is loaded before either is stored, and an octet stored
+// twice gets the same value twice. The long loops store their overlapping
+// edges before the loop: a load that follows them soon, such as the next
 // Mask of the same buffer in BenchmarkMask, waits for the store queue to
 // drain up to them only, not to the end of the loop.
 //
 // Nothing outside src[:n] is read and nothing outside dst[:n] is written:
-// every block lies inside [0, n).
+// every block and piece lies inside [0, n).
 
 #include "textflag.h"
 
@@ -30,7 +32,17 @@
 //	32 < n <= 128 2 or 4 overlapping AVX2 blocks, straight-line (SHORT128)
 //	128 < n       AVX2 loop over 32-octet blocks (longAVX2), or
 //	320 < n       AVX-512 loop over 64-octet blocks (longAVX512)
+//
+// In place (dst == src: Mask, and the variants when given one slice twice)
+// the short path is pieces that do not overlap, instead of overlapping
+// blocks:
+//
+//	n <= 32        64-bit words, then 4-, 2- and 1-octet pieces (INPLACE32)
+//	32 < n <= 256  32-octet AVX2 blocks, then 16-, 8-, 4-, 2- and 1-octet
+//	               pieces (INPLACE256)
+//	256 < n        the loops above
 #define shortMax 128
+#define inPlaceMax 256
 #define avx512Min 320
 
 // Payloads masked in place and longer than farMin, which does not fit in a
@@ -61,9 +73,9 @@
 // and src, so a call to Mask stores 5 argument words instead of 8, and up
 // to 32 octets it jumps nowhere: 2.0-2.6 ns against 2.3-3.0 at 1 to 32
 // octets when Mask called the two-slice dispatcher, which jumped to a
-// shared short path (bench's SweepMask, one interleaved run; lengths whose
-// two stores overlap, such as 5 or 31, stay at 4.2-4.5 ns: the next call's
-// loads wait for both stores, see xorKeyInPlace in websocket_amd64.go).
+// shared short path (bench's SweepMask, one interleaved run). Its short
+// path is INPLACE32, and from 33 to 256 octets INPLACE256 in inPlace<>:
+// see below and xorKeyInPlace in websocket_amd64.go.
 
 // KEY sets AX = k = bits.RotateLeft32(key, -8*(pos&3)) (RORL counts mod
 // 32), DX = (pos+n)&3, the return value, and CX = 8*n, from AX = key,
@@ -185,6 +197,233 @@ over64:                                                                         
 	VZEROUPPER;                                                                    \
 	RET
 
+// In place, a Mask of the same octets that follows soon (the next fragment
+// of a stream masked into the same buffer, or BenchmarkSweepMask's loop)
+// loads what this call stored. A load is forwarded from the store queue only
+// when one store holds all its octets; one that spans two stores, as the
+// overlapping blocks of SHORT32 and SHORT128 make it, waits until both have
+// reached the cache: 4.2-5.2 ns at 5-7, 9-15, 17-31, 33-63, 65-95, 97-127
+// and 129-255 octets against 2.1-3.3 ns at 1-4, 8, 16, 24, 32, 64, 96 and
+// 128 (SweepMask, before INPLACE32 and INPLACE256; with them 2.1-2.6 ns at
+// 1-32 octets, 2.8-3.4 at 33-128 and 3.3-4.4 at 129-256, aligned).
+// INPLACE32 and INPLACE256 therefore cut the payload into pieces that do not
+// overlap, so that each of the next call's loads is one of this call's
+// stores: whole 64-bit words or 32-octet blocks from the start, then one
+// piece per set bit of the rest, largest first. Every piece starts at a
+// multiple of 4, whose key is k, except the last octet of an odd length,
+// whose key is octet 2 of k when n&2 is set (it is then 2 past a multiple of
+// 4) and octet 0 otherwise. Pieces of up to 8 octets are masked by one
+// instruction, an XOR of a register into memory (in place, dst is src); the
+// last three (n&7 octets) are addressed from the end of the payload, at
+// offsets each value of n&7 fixes, after at most three tests. The price is a
+// test and branch per piece, which a benchmark of one length always predicts
+// and traffic of mixed lengths may not, and a store per piece: a length
+// that needs more pieces than a longer one still takes a little longer (7
+// octets, three stores, 2.24 ns against 8 octets, one store, 2.00; 255
+// octets, seven blocks and five pieces, 4.4 ns against 3.9 at 256, eight
+// blocks). MaskCopy keeps the overlapping blocks, whose loads come from src
+// and never wait for this call's stores.
+//
+// Measured in the ways that did not work, on the same machine: AVX-512
+// masked loads and stores (VMOVDQU8 with a mask from BZHI, one for up to 64
+// octets) and AVX2 VPMASKMOVD are never forwarded to the next call's masked
+// load, 4.8-5.0 ns at every length from 4 to 32, as slow as the overlapping
+// blocks; 64-octet blocks (VMOVDQU64) for 129-256 octets made the time flat
+// there but 0.3 ns slower at 129-160 aligned and 0.1-0.7 ns slower at every
+// length one octet off, where each 64-octet store splits a cache line.
+
+// INPLACE32 masks n <= 32 octets at DI in place (SI = DI) with disjoint
+// pieces in general-purpose registers, as explained above, and returns. It
+// is the short path of xorKeyInPlace and of the variants in place; each
+// entry uses it once, so its labels are the entry's own. The pieces of n&7:
+//
+//	n&7  pieces (offsets from n)          n&7  pieces
+//	7    32-bit -7, 16-bit -3, 8-bit -1   3    16-bit -3, 8-bit -1
+//	6    32-bit -6, 16-bit -2             2    16-bit -2
+//	5    32-bit -5, 8-bit -1              1    8-bit -1
+//	4    32-bit -4                        0    none
+#define INPLACE32 \
+	/* n < 8: no word, only the pieces of n&7 */                            \
+	CMPQ BX, $8;                                                            \
+	JB   ipTree;                                                            \
+	/* AX = k | k<<32, the key of a 64-bit word at a multiple of 4 */       \
+	MOVQ AX, DX;                                                            \
+	SHLQ $32, DX;                                                           \
+	ORQ  DX, AX;                                                            \
+	/* for o := 0; o+8 <= n; o += 8: the 64-bit word at o */                \
+	XORQ AX, (DI);                                                          \
+	CMPQ BX, $16;                                                           \
+	JB   ipTail;                                                            \
+	XORQ AX, 8(DI);                                                         \
+	CMPQ BX, $24;                                                           \
+	JB   ipTail;                                                            \
+	XORQ AX, 16(DI);                                                        \
+	CMPQ BX, $32;                                                           \
+	JB   ipTail;                                                            \
+	XORQ AX, 24(DI);                                                        \
+	RET;                                                                    \
+ipTail:                                                                         \
+	TESTQ $7, BX;                                                           \
+	JZ    ipIs0;                                                            \
+ipTree:                                                                         \
+	/* n&7 = 7, 6, 5 or 4: a 32-bit word first */                           \
+	TESTQ $4, BX;                                                           \
+	JZ    ipLt4;                                                            \
+	TESTQ $2, BX;                                                           \
+	JZ    ipIs45;                                                           \
+	TESTQ $1, BX;                                                           \
+	JZ    ipIs6;                                                            \
+	/* 7: 32-, 16-bit words and the octet (key octet 2) at n-7, n-3, n-1 */ \
+	XORL  AX, -7(DI)(BX*1);                                                 \
+	XORW  AX, -3(DI)(BX*1);                                                 \
+	SHRL  $16, AX;                                                          \
+	XORB  AX, -1(DI)(BX*1);                                                 \
+	RET;                                                                    \
+ipIs6:                                                                          \
+	XORL  AX, -6(DI)(BX*1);                                                 \
+	XORW  AX, -2(DI)(BX*1);                                                 \
+	RET;                                                                    \
+ipIs45:                                                                         \
+	TESTQ $1, BX;                                                           \
+	JZ    ipIs4;                                                            \
+	/* 5: the octet after the word has key octet 0 */                       \
+	XORL  AX, -5(DI)(BX*1);                                                 \
+	XORB  AX, -1(DI)(BX*1);                                                 \
+	RET;                                                                    \
+ipIs4:                                                                          \
+	XORL  AX, -4(DI)(BX*1);                                                 \
+	RET;                                                                    \
+ipLt4:                                                                          \
+	TESTQ $2, BX;                                                           \
+	JZ    ipLt2;                                                            \
+	TESTQ $1, BX;                                                           \
+	JZ    ipIs2;                                                            \
+	/* 3: a 16-bit word, then the octet with key octet 2 */                 \
+	XORW  AX, -3(DI)(BX*1);                                                 \
+	SHRL  $16, AX;                                                          \
+	XORB  AX, -1(DI)(BX*1);                                                 \
+	RET;                                                                    \
+ipIs2:                                                                          \
+	XORW  AX, -2(DI)(BX*1);                                                 \
+	RET;                                                                    \
+ipLt2:                                                                          \
+	TESTQ $1, BX;                                                           \
+	JZ    ipIs0;                                                            \
+	XORB  AX, -1(DI)(BX*1);                                                 \
+ipIs0:                                                                          \
+	RET
+
+// INPLACE256 masks 32 < n <= 256 octets at DI in place (SI = DI) with
+// disjoint AVX2 blocks and pieces, as explained above, and returns; the
+// pieces of n&7 as in INPLACE32. It requires AVX2.
+#define INPLACE256 \
+	/* Y0 = k broadcast, the key of every piece at a multiple of 4 */                   \
+	VMOVD        AX, X0;                                                                \
+	VPBROADCASTD X0, Y0;                                                                \
+	/* for o := 0; o+32 <= n; o += 32: the block at o */                                \
+	VPXOR   (DI), Y0, Y1;                                                               \
+	VMOVDQU Y1, (DI);                                                                   \
+	CMPQ    BX, $64;                                                                    \
+	JB      ivTail;                                                                     \
+	VPXOR   32(DI), Y0, Y1;                                                             \
+	VMOVDQU Y1, 32(DI);                                                                 \
+	CMPQ    BX, $96;                                                                    \
+	JB      ivTail;                                                                     \
+	VPXOR   64(DI), Y0, Y1;                                                             \
+	VMOVDQU Y1, 64(DI);                                                                 \
+	CMPQ    BX, $128;                                                                   \
+	JB      ivTail;                                                                     \
+	VPXOR   96(DI), Y0, Y1;                                                             \
+	VMOVDQU Y1, 96(DI);                                                                 \
+	CMPQ    BX, $160;                                                                   \
+	JB      ivTail;                                                                     \
+	VPXOR   128(DI), Y0, Y1;                                                            \
+	VMOVDQU Y1, 128(DI);                                                                \
+	CMPQ    BX, $192;                                                                   \
+	JB      ivTail;                                                                     \
+	VPXOR   160(DI), Y0, Y1;                                                            \
+	VMOVDQU Y1, 160(DI);                                                                \
+	CMPQ    BX, $224;                                                                   \
+	JB      ivTail;                                                                     \
+	VPXOR   192(DI), Y0, Y1;                                                            \
+	VMOVDQU Y1, 192(DI);                                                                \
+	CMPQ    BX, $256;                                                                   \
+	JB      ivTail;                                                                     \
+	VPXOR   224(DI), Y0, Y1;                                                            \
+	VMOVDQU Y1, 224(DI);                                                                \
+	VZEROUPPER;                                                                         \
+	RET;                                                                                \
+ivTail:                                                                                     \
+	/* the n&31 octets after the blocks, if any */                                      \
+	TESTQ   $31, BX;                                                                    \
+	JZ      ivEnd;                                                                      \
+	/* AX = k | k<<32; R10 = n&^31, where the 16 and 8 octets go */                     \
+	VMOVQ   X0, AX;                                                                     \
+	MOVQ    BX, R10;                                                                    \
+	ANDQ    $-32, R10;                                                                  \
+	/* if n&16 != 0: 16 octets */                                                       \
+	TESTQ   $16, BX;                                                                    \
+	JZ      ivNo16;                                                                     \
+	VPXOR   (DI)(R10*1), X0, X1;                                                        \
+	VMOVDQU X1, (DI)(R10*1);                                                            \
+	ADDQ    $16, R10;                                                                   \
+ivNo16:                                                                                     \
+	/* if n&8 != 0: a 64-bit word */                                                    \
+	TESTQ   $8, BX;                                                                     \
+	JZ      ivNo8;                                                                      \
+	XORQ    AX, (DI)(R10*1);                                                            \
+ivNo8:                                                                                      \
+	VZEROUPPER;                                                                         \
+	/* then the pieces of n&7, from the end; n&7 = 7, 6, 5 or 4: a 32-bit word first */ \
+	TESTQ $4, BX;                                                                       \
+	JZ    ivLt4;                                                                        \
+	TESTQ $2, BX;                                                                       \
+	JZ    ivIs45;                                                                       \
+	TESTQ $1, BX;                                                                       \
+	JZ    ivIs6;                                                                        \
+	/* 7: 32-, 16-bit words and the octet (key octet 2) at n-7, n-3, n-1 */             \
+	XORL  AX, -7(DI)(BX*1);                                                             \
+	XORW  AX, -3(DI)(BX*1);                                                             \
+	SHRL  $16, AX;                                                                      \
+	XORB  AX, -1(DI)(BX*1);                                                             \
+	RET;                                                                                \
+ivIs6:                                                                                      \
+	XORL  AX, -6(DI)(BX*1);                                                             \
+	XORW  AX, -2(DI)(BX*1);                                                             \
+	RET;                                                                                \
+ivIs45:                                                                                     \
+	TESTQ $1, BX;                                                                       \
+	JZ    ivIs4;                                                                        \
+	/* 5: the octet after the word has key octet 0 */                                   \
+	XORL  AX, -5(DI)(BX*1);                                                             \
+	XORB  AX, -1(DI)(BX*1);                                                             \
+	RET;                                                                                \
+ivIs4:                                                                                      \
+	XORL  AX, -4(DI)(BX*1);                                                             \
+	RET;                                                                                \
+ivLt4:                                                                                      \
+	TESTQ $2, BX;                                                                       \
+	JZ    ivLt2;                                                                        \
+	TESTQ $1, BX;                                                                       \
+	JZ    ivIs2;                                                                        \
+	/* 3: a 16-bit word, then the octet with key octet 2 */                             \
+	XORW  AX, -3(DI)(BX*1);                                                             \
+	SHRL  $16, AX;                                                                      \
+	XORB  AX, -1(DI)(BX*1);                                                             \
+	RET;                                                                                \
+ivIs2:                                                                                      \
+	XORW  AX, -2(DI)(BX*1);                                                             \
+	RET;                                                                                \
+ivLt2:                                                                                      \
+	TESTQ $1, BX;                                                                       \
+	JZ    ivIs0;                                                                        \
+	XORB  AX, -1(DI)(BX*1);                                                             \
+ivIs0:                                                                                      \
+	RET;                                                                                \
+ivEnd:                                                                                      \
+	VZEROUPPER;                                                                         \
+	RET
+
 // AVX2BLOCKS and AVX512BLOCKS mask the 4 aligned blocks at offset R9 with
 // the key in Y2 or Z2: the bodies of the long loops.
 #define AVX2BLOCKS \
@@ -210,8 +449,9 @@ over64:                                                                         
 // func xorKeyInPlace(b []byte, key uint32, pos int) int
 // Requires: AVX2 for 32 < len(b) when useAVX2 is set
 //
-// xorKeyInPlace is the body of Mask: xorKey(b, b, key, pos). Without AVX2
-// it hands payloads over 32 octets to xorKeyGenericInPlace.
+// xorKeyInPlace is the body of Mask: xorKey(b, b, key, pos), with the
+// disjoint pieces of INPLACE32 and INPLACE256 for its short path. Without
+// AVX2 it hands payloads over 32 octets to xorKeyGenericInPlace.
 TEXT ·xorKeyInPlace(SB), NOSPLIT, $0-48
 	MOVQ b_base+0(FP), DI
 	MOVQ b_len+8(FP), BX
@@ -222,12 +462,12 @@ TEXT ·xorKeyInPlace(SB), NOSPLIT, $0-48
 	MOVQ DX, ret+40(FP)
 	CMPQ BX, $32
 	JA   over32
-	SHORT32
+	INPLACE32
 
 over32:
 	CMPB ·useAVX2(SB), $0
 	JEQ  generic
-	JMP  ·over32<>(SB)
+	JMP  ·inPlace<>(SB)
 
 generic:
 	JMP ·xorKeyGenericInPlace(SB)
@@ -266,6 +506,26 @@ TEXT ·over32<>(SB), NOSPLIT, $0
 	CMPQ BX, $shortMax
 	JA   long
 	SHORT128
+
+long:
+	CMPQ BX, $avx512Min
+	JBE  avx2
+	CMPB ·useAVX512(SB), $0
+	JEQ  avx2
+	JMP  ·longAVX512<>(SB)
+
+avx2:
+	JMP ·longAVX2<>(SB)
+
+// inPlace<> is xorKeyInPlace's path for n > 32 octets where useAVX2 is set:
+// INPLACE256 up to inPlaceMax, then the loop useAVX512 chooses. Its
+// operands are in registers (see above), and the entry has stored the
+// return value.
+// Requires: AVX2
+TEXT ·inPlace<>(SB), NOSPLIT, $0
+	CMPQ BX, $inPlaceMax
+	JA   long
+	INPLACE256
 
 long:
 	CMPQ BX, $avx512Min
@@ -319,7 +579,8 @@ overlap:
 // xorKeyAVX2 works like xorKeyGeneric, without the length check: the
 // caller guarantees len(dst) >= len(src), and that dst[:len(src)] is src or
 // does not overlap it. It is the AVX2 variant on its own: the dispatchers'
-// short path, then longAVX2<> whatever useAVX512 says.
+// short paths, xorKeyInPlace's in place (dst == src) and xorKey's
+// otherwise, then longAVX2<> whatever useAVX512 says.
 TEXT ·xorKeyAVX2(SB), NOSPLIT, $0-72
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
@@ -328,6 +589,8 @@ TEXT ·xorKeyAVX2(SB), NOSPLIT, $0-72
 	MOVQ pos+56(FP), CX
 	KEY
 	MOVQ DX, ret+64(FP)
+	CMPQ DI, SI
+	JEQ  inPlace
 	CMPQ BX, $32
 	JA   over32
 	SHORT32
@@ -336,6 +599,16 @@ over32:
 	CMPQ BX, $shortMax
 	JA   long
 	SHORT128
+
+inPlace:
+	CMPQ BX, $32
+	JA   inPlaceOver32
+	INPLACE32
+
+inPlaceOver32:
+	CMPQ BX, $inPlaceMax
+	JA   long
+	INPLACE256
 
 long:
 	JMP ·longAVX2<>(SB)

@@ -104,3 +104,17 @@ func TestSkip(t *testing.T) {
 		t.Errorf("the target was applied to %d curves, want 1 (cjk):\n%s", n, out.String())
 	}
 }
+
+// TestMaskMonotone checks that the masking sweep carries issue 26's bound:
+// no length from 1 to 256 octets over 1.1 times a longer one.
+func TestMaskMonotone(t *testing.T) {
+	for _, c := range charts {
+		if c.bench == "SweepMask" {
+			if m := c.monotone; m == nil || m.from != 1 || m.to != 256 || m.limit != 1.1 {
+				t.Errorf("SweepMask's monotone bound = %+v, want 1..256 at 1.1", m)
+			}
+			return
+		}
+	}
+	t.Error("no SweepMask chart")
+}
