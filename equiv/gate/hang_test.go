@@ -69,6 +69,7 @@ func TestHangIsACounterexample(t *testing.T) {
 	if code != 1 || !strings.Contains(stdout, "FAIL checksum/hung/exhaustive") || !strings.Contains(stdout, "Sum(len=2") {
 		t.Fatalf("exit %d after %v, want 1 with the hung Sum(len=2 ...) named:\n%s%s", code, time.Since(start), stdout, stderr)
 	}
+	t.Logf("exit %d after %v:\n%s", code, time.Since(start).Round(time.Millisecond), stdout)
 	if !strings.Contains(stdout, "no return within 300ms") {
 		t.Errorf("the failure does not say the call did not return:\n%s", stdout)
 	}
