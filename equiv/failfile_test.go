@@ -32,6 +32,7 @@ func dirFiles(t *testing.T, dir string) map[string]string {
 // it with other seeds, which find other inputs, writes nothing new while
 // the file there still fails; a new bug (another function) gets its file.
 func TestCounterexampleFilesOnce(t *testing.T) {
+	canExec(t)
 	dir := t.TempDir()
 	run := func(seed, bug string) string {
 		out, err := child("TestFailFilesChild", []string{equiv.EnvFailDir + "=" + dir, equiv.EnvSeed + "=" + seed, "EQUIV_TEST_BUG=" + bug})

@@ -27,6 +27,7 @@ var (
 // Impl), and says what reproduces it rather than "(seed 0)"; Test reports
 // at its caller's line, in the same shape, with the run's seed.
 func TestOneMessageFormat(t *testing.T) {
+	canExec(t)
 	line := regexp.MustCompile(`(?m)^\s+(\S+\.go):\d+: (.*)$`)
 	for _, tc := range []struct{ child, prefix, end string }{
 		{"FuzzMsgChecksum", "checksum/fuzz: Sum(len=", "(no seed: the fuzz input reproduces it)"},

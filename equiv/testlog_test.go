@@ -3,6 +3,7 @@ package equiv_test
 import (
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -18,11 +19,20 @@ const envChild = "EQUIV_TEST_CHILD"
 // it fails t if the child fails.
 func runChild(t *testing.T, name string, env []string, args ...string) string {
 	t.Helper()
+	canExec(t)
 	out, err := child(name, env, args...)
 	if err != nil {
 		t.Fatalf("child %s: %v\n%s", name, err, out)
 	}
 	return out
+}
+
+// canExec skips t where a test cannot start a process (wasip1, js).
+func canExec(t *testing.T) {
+	t.Helper()
+	if runtime.GOOS == "wasip1" || runtime.GOOS == "js" {
+		t.Skip("no processes on " + runtime.GOOS + ": the test runs this binary again as a child")
+	}
 }
 
 // child runs this test binary's test name as runChild does and returns
