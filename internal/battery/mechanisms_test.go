@@ -60,8 +60,13 @@ var mechanisms = []struct {
 // its knob clear each bug is caught at quick as TestBattery requires
 // (catches), and with it set the whole quick suite passes the bug. The
 // knobs are package globals, so it must not run in parallel with another
-// test (none of this package's does).
+// test (none of this package's does). Each escape runs a whole quick suite,
+// about 45 s in all on two cores: -short leaves it to its own step of
+// .ci/run, and says so.
 func TestMechanisms(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the mechanisms run whole in .ci/run's own step (go test -run '^TestMechanisms$' ./internal/battery)")
+	}
 	bugs := map[string]Bug{}
 	for _, b := range All() {
 		bugs[b.Name] = b
