@@ -213,12 +213,20 @@ func (b *Buffer) PoisonRange(i, j int) {
 		return
 	}
 	s := b.mem[b.off+i : b.off+j]
-	for len(s) > 0 {
-		s = s[copy(s, poison):]
-	}
-	s = b.mem[b.off+i : b.off+j]
+	PoisonBytes(s)
 	if b.in && !b.lay.ReadOnly {
 		copy(b.orig[i:j], s) // Intact compares with what is there now
+	}
+}
+
+// PoisonBytes overwrites b with Poisoned bytes, as PoisonRange does a
+// placed slice: for an input a suite placed itself (at a guard page).
+func PoisonBytes(b []byte) {
+	if contractknob.NoPoison.Load() {
+		return
+	}
+	for len(b) > 0 {
+		b = b[copy(b, poison):]
 	}
 }
 

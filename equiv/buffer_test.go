@@ -125,3 +125,13 @@ func TestPoison(t *testing.T) {
 		t.Errorf("after Poison the kept view holds %v", kept)
 	}
 }
+
+// TestPoisonBytes: a slice a suite placed itself is overwritten whole,
+// past one block of the engine's poison.
+func TestPoisonBytes(t *testing.T) {
+	b := make([]byte, 5000)
+	equiv.PoisonBytes(b[1:4999])
+	if b[0] != 0 || b[4999] != 0 || bytes.Count(b, []byte{equiv.Poisoned}) != 4998 {
+		t.Errorf("PoisonBytes wrote outside b[1:4999] or missed some of it")
+	}
+}

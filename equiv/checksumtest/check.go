@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/equivcheck/equivcheck/equiv"
-	"github.com/equivcheck/equivcheck/internal/contractknob"
 	ref "github.com/equivcheck/equivcheck/reference/checksum"
 )
 
@@ -314,12 +313,7 @@ func (c *checker) poison(s site, b []byte, i, j int) {
 		c.buf.PoisonRange(i, j)
 		return
 	}
-	if contractknob.NoPoison.Load() {
-		return // as Buffer.PoisonRange does, for TestMechanisms
-	}
-	for k := i; k < j; k++ {
-		b[k] = equiv.Poisoned
-	}
+	equiv.PoisonBytes(b[i:j])
 }
 
 // mismatch is the counterexample of in at s, on which the implementation

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/equivcheck/equivcheck/equiv"
-	"github.com/equivcheck/equivcheck/internal/contractknob"
 	ref "github.com/equivcheck/equivcheck/reference/utf8valid"
 	"github.com/equivcheck/equivcheck/reference/websocket"
 )
@@ -75,12 +74,7 @@ func (c *checker) poison(b []byte, i, j int) {
 		c.buf.PoisonRange(i, j)
 		return
 	}
-	if contractknob.NoPoison.Load() {
-		return // as Buffer.PoisonRange does, for TestMechanisms
-	}
-	for k := i; k < j; k++ {
-		b[k] = equiv.Poisoned
-	}
+	equiv.PoisonBytes(b[i:j])
 }
 
 func newChecker(impl Impl, cfg *equiv.Config) *checker {
