@@ -162,6 +162,34 @@ func TestMaskCopyDifferential(t *testing.T) {
 	}
 }
 
+// TestCopyFaultCodes: xorKeyCopy, the assembly on amd64, and copyFault, in
+// Go, return the same codes for a failed check, the ones MaskCopy and
+// checkCopy name: badShortDst and badOverlap, both negative (MaskCopy
+// panics on next < 0).
+func TestCopyFaultCodes(t *testing.T) {
+	buf := make([]byte, 64)
+	key := [4]byte{1, 2, 3, 4}
+	for _, tc := range []struct {
+		name     string
+		dst, src []byte
+		want     int
+	}{
+		{"short dst", buf[:3], buf[8:12], badShortDst},
+		{"dst inside src", buf[1:9], buf[0:8], badOverlap},
+		{"disjoint", buf[0:8], buf[8:16], 0},
+	} {
+		if got := copyFault(tc.dst, tc.src); got != tc.want {
+			t.Errorf("copyFault(%s) = %d, want %d", tc.name, got, tc.want)
+		}
+		if got := xorKeyCopy(tc.dst, tc.src, key, 1); tc.want != 0 && got != tc.want {
+			t.Errorf("xorKeyCopy(%s) = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	if badShortDst != -2 || badOverlap != -1 {
+		t.Errorf("badShortDst, badOverlap = %d, %d: the assembly returns -2 and -1", badShortDst, badOverlap)
+	}
+}
+
 func TestMaskCopyPanics(t *testing.T) {
 	key := [4]byte{1, 2, 3, 4}
 	buf := make([]byte, 64)
