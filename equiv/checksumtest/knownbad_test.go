@@ -97,7 +97,11 @@ func checkCaught(t *testing.T, impl checksumtest.Impl, method string, ce *equiv.
 // needs only enough bytes to carry twice (in every method: from guard and
 // properties it came back as hundreds of bytes before classCandidates), the
 // 32-bit accumulator only enough 0xFF bytes to overflow (from 4 MiB), an
-// over-read one byte.
+// over-read one byte. It asserts the shrinking, at the first of seeds 1 to
+// 8 at which the method finds the bug: the guard method fills its inputs at
+// random, and fold-once shows only on a sum that carries twice, which that
+// fill met at about 11 seeds in 12 (seed 1 is a miss). TestBattery asserts
+// the catch, by every method together, at any seed.
 func TestMinimizes(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -117,9 +121,12 @@ func TestMinimizes(t *testing.T) {
 				t.Skip(equiv.GuardSkip())
 			}
 			impl, _ := knownBad(t, tc.name)
-			ces := equiv.Counterexamples(checksumtest.Check(impl, only(tc.method)))
+			var ces []*equiv.Counterexample
+			for seed := uint64(1); seed <= 8 && len(ces) == 0; seed++ {
+				ces = equiv.Counterexamples(checksumtest.Check(impl, only(tc.method), equiv.WithSeed(seed)))
+			}
 			if len(ces) != 1 {
-				t.Fatalf("got %d counterexamples, want 1", len(ces))
+				t.Fatalf("got %d counterexamples at the first seed of 1..8 with any, want 1", len(ces))
 			}
 			if n := len(ces[0].Input); n > tc.max {
 				t.Errorf("counterexample has %d bytes, want a minimized one of at most %d: %v", n, tc.max, ces[0])
