@@ -3,11 +3,11 @@ package utf8validtest
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"testing/iotest"
 
 	"github.com/equivcheck/equivcheck/equiv"
+	"github.com/equivcheck/equivcheck/equiv/internal/iosource"
 	ref "github.com/equivcheck/equivcheck/reference/utf8valid"
 	"github.com/equivcheck/equivcheck/reference/websocket"
 )
@@ -34,13 +34,15 @@ var errBroken = errors.New("utf8validtest: broken pipe")
 
 // sourceName names a reader kind acting at offset at.
 func sourceName(kind, at int) string {
-	names := [...]string{"bytes.Reader", "iotest.OneByteReader", "iotest.HalfReader", "iotest.DataErrReader",
-		"iotest.TimeoutReader", "fails at %d", "count -1 at %d", "count len(p)+1 at %d", "a Reader of its own"}
-	if kind < srcFails || kind == srcNested {
-		return names[kind]
+	if kind == srcNested {
+		return "a Reader of its own"
 	}
-	return fmt.Sprintf(names[kind], at)
+	return sourceKinds[kind].Name(at)
 }
+
+// sourceKinds maps this suite's reader kinds, but srcNested, to iosource's.
+var sourceKinds = [...]iosource.Kind{iosource.Plain, iosource.OneByte, iosource.Half, iosource.DataErr,
+	iosource.Timeout, iosource.Fails, iosource.Negative, iosource.TooMany}
 
 // readerCase is what a Reader input reads: the text masked with key on the
 // wire, over a reader of kind acting at at, in Reads ending at the splits
@@ -55,66 +57,10 @@ type readerCase struct {
 // newSource returns a reader of kind over wire, a nested one over
 // impl's Reader (the wire is then unmasked: nested frames have key 0).
 func newSource(kind, at int, wire []byte, newReader func(io.Reader) io.Reader) io.Reader {
-	r := bytes.NewReader(wire)
-	switch kind {
-	case srcPlain:
-		return r
-	case srcOneByte:
-		return iotest.OneByteReader(r)
-	case srcHalf:
-		return iotest.HalfReader(r)
-	case srcDataErr:
-		return emptyReads{iotest.DataErrReader(r)}
-	case srcTimeout:
-		return iotest.TimeoutReader(r)
-	case srcNested:
-		return newReader(r)
+	if kind == srcNested {
+		return newReader(bytes.NewReader(wire))
 	}
-	return &faultyReader{r: r, kind: kind, at: at}
-}
-
-// emptyReads answers a Read of an empty p itself (iotest.DataErrReader
-// would loop on one).
-type emptyReads struct{ r io.Reader }
-
-func (e emptyReads) Read(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	return e.r.Read(p)
-}
-
-// faultyReader is a reader of one of the kinds that act at an offset.
-type faultyReader struct {
-	r        *bytes.Reader
-	kind, at int
-	off      int
-	fired    bool
-}
-
-func (f *faultyReader) Read(p []byte) (int, error) {
-	if f.kind == srcFails {
-		if f.off >= f.at {
-			return 0, errBroken
-		}
-		n, _ := f.r.Read(p[:min(len(p), f.at-f.off)])
-		if f.off += n; f.off == f.at {
-			return n, errBroken
-		}
-		return n, nil
-	}
-	if !f.fired && f.off >= f.at {
-		f.fired = true
-		if f.kind == srcNegative {
-			return -1, nil
-		}
-		n, err := f.r.Read(p)
-		f.off += n
-		return len(p) + 1, err
-	}
-	n, err := f.r.Read(p)
-	f.off += n
-	return n, err
+	return iosource.New(sourceKinds[kind], at, wire, errBroken)
 }
 
 // goesOn reports whether a stream goes on after a Read returned err.

@@ -7,9 +7,9 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"testing/iotest"
 
 	"github.com/equivcheck/equivcheck/equiv"
+	"github.com/equivcheck/equivcheck/equiv/internal/iosource"
 	ref "github.com/equivcheck/equivcheck/reference/websocket"
 )
 
@@ -43,23 +43,24 @@ var (
 
 // Reader kinds: how the reader under a MaskReader hands out the wire
 // octets. The first five are testing/iotest's behaviours and act alone;
-// the others act once, at the stream offset a case names.
+// the others act once, at the stream offset a case names. The first nine
+// are iosource's kinds, in its order.
 const (
-	srcPlain    = iota // bytes.Reader: as much as p holds, then 0, io.EOF
-	srcOneByte         // iotest.OneByteReader
-	srcHalf            // iotest.HalfReader
-	srcDataErr         // iotest.DataErrReader: io.EOF with the last octets
-	srcTimeout         // iotest.TimeoutReader: 0, ErrTimeout on the second Read
-	srcFails           // the octets up to the offset, the last with errBroken; then 0, errBroken
-	srcZero            // 0, nil once, from the first Read at or past the offset
-	srcNegative        // -1, nil once, likewise
-	srcTooMany         // fills p and returns len(p)+1, nil once, likewise
+	srcPlain    = int(iosource.Plain)    // bytes.Reader: as much as p holds, then 0, io.EOF
+	srcOneByte  = int(iosource.OneByte)  // iotest.OneByteReader
+	srcHalf     = int(iosource.Half)     // iotest.HalfReader
+	srcDataErr  = int(iosource.DataErr)  // iotest.DataErrReader: io.EOF with the last octets
+	srcTimeout  = int(iosource.Timeout)  // iotest.TimeoutReader: 0, ErrTimeout on the second Read
+	srcFails    = int(iosource.Fails)    // the octets up to the offset, the last with errBroken; then 0, errBroken
+	srcZero     = int(iosource.Zero)     // 0, nil once, from the first Read at or past the offset
+	srcNegative = int(iosource.Negative) // -1, nil once, likewise
+	srcTooMany  = int(iosource.TooMany)  // fills p and returns len(p)+1, nil once, likewise
 	// srcNested reads the wire through another MaskReader of the same
 	// implementation (over the wire masked again with nestKey), so that
 	// each Read of the streamer under test runs inside another's call;
 	// like the first five, it acts alone.
-	srcNested
-	numSources
+	srcNested  = srcTooMany + 1
+	numSources = srcNested + 1
 )
 
 // Writer kinds: how the writer under a MaskWriter takes the masked octets.
@@ -95,13 +96,10 @@ var (
 // sourceName names a reader kind acting at offset at, for messages and
 // Input.Underlying.
 func sourceName(kind, at int) string {
-	names := [...]string{"bytes.Reader", "iotest.OneByteReader", "iotest.HalfReader",
-		"iotest.DataErrReader", "iotest.TimeoutReader", "fails at %d", "0, nil at %d",
-		"count -1 at %d", "count len(p)+1 at %d", "a MaskReader of its own"}
-	if kind < srcFails || kind == srcNested {
-		return names[kind]
+	if kind == srcNested {
+		return "a MaskReader of its own"
 	}
-	return fmt.Sprintf(names[kind], at)
+	return iosource.Kind(kind).Name(at)
 }
 
 // sinkName names a writer kind acting at offset at.
@@ -125,73 +123,12 @@ func breaksCountContract(underlying string) bool {
 // newSource returns a reader of kind over wire; a nested one reads it
 // through impl's MaskReader.
 func newSource(kind, at int, wire []byte, impl Impl) io.Reader {
-	r := bytes.NewReader(wire)
-	switch kind {
-	case srcPlain:
-		return r
-	case srcNested:
+	if kind == srcNested {
 		twice := bytes.Clone(wire)
 		ref.Mask(twice, nestKey, 0)
 		return impl.NewMaskReader(bytes.NewReader(twice), nestKey)
-	case srcOneByte:
-		return iotest.OneByteReader(r)
-	case srcHalf:
-		return iotest.HalfReader(r)
-	case srcDataErr:
-		return emptyReads{iotest.DataErrReader(r)}
-	case srcTimeout:
-		return iotest.TimeoutReader(r)
 	}
-	return &faultyReader{r: r, kind: kind, at: at}
-}
-
-// emptyReads answers a Read of an empty p itself with 0, nil: the
-// reader it wraps would loop forever on one (iotest.DataErrReader reads
-// until it has data to copy or an error).
-type emptyReads struct{ r io.Reader }
-
-func (e emptyReads) Read(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	return e.r.Read(p)
-}
-
-// faultyReader is a reader of one of the kinds that act at an offset.
-type faultyReader struct {
-	r        *bytes.Reader
-	kind, at int
-	off      int // octets handed out
-	fired    bool
-}
-
-func (f *faultyReader) Read(p []byte) (int, error) {
-	if f.kind == srcFails {
-		if f.off >= f.at {
-			return 0, errBroken
-		}
-		n, _ := f.r.Read(p[:min(len(p), f.at-f.off)])
-		if f.off += n; f.off == f.at {
-			return n, errBroken
-		}
-		return n, nil
-	}
-	if !f.fired && f.off >= f.at {
-		f.fired = true
-		switch f.kind {
-		case srcZero:
-			return 0, nil
-		case srcNegative:
-			return -1, nil
-		case srcTooMany:
-			n, err := f.r.Read(p)
-			f.off += n
-			return len(p) + 1, err
-		}
-	}
-	n, err := f.r.Read(p)
-	f.off += n
-	return n, err
+	return iosource.New(iosource.Kind(kind), at, wire, errBroken)
 }
 
 // sink is the writer under a MaskWriter: it keeps what it takes, and
