@@ -13,7 +13,6 @@ import "golang.org/x/sys/cpu"
 var (
 	cpuFeatures = features{avx2: cpu.X86.HasAVX2, avx512f: cpu.X86.HasAVX512F, avx512bw: cpu.X86.HasAVX512BW}
 	hasAVX512   = cpuFeatures.avx512()
-	hasAVX2     = cpuFeatures.avx2
 )
 
 // features are the CPU features the variants need, as
