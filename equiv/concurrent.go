@@ -1,6 +1,7 @@
 package equiv
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -123,7 +124,8 @@ func (c *concurrent) loop(inputs []seedInput, rng *rand.Rand) {
 // it found: nil, a Counterexample, or the Counterexample of a call of its
 // own that did not return within the call timeout. After a method that was
 // abandoned (stopped or hung), it waits stopGrace at most and reports
-// nothing.
+// nothing. When the run is stopped, a caller still in a call stopGrace
+// later is abandoned too, and finish returns errCallerStuck.
 func (c *concurrent) finish(s Suite, stop <-chan struct{}, abandoned bool) (int64, error) {
 	if c == nil {
 		return 0, nil
@@ -148,7 +150,12 @@ func (c *concurrent) finish(s Suite, stop <-chan struct{}, abandoned bool) (int6
 		case <-c.done:
 			return c.calls.Load(), c.err
 		case <-stop:
-			return c.calls.Load(), nil
+			select {
+			case <-c.done:
+				return c.calls.Load(), c.err
+			case <-time.After(stopGrace):
+				return c.calls.Load(), errCallerStuck
+			}
 		case <-tick:
 		}
 		if b := c.cfg.beat.Load(); b != last {
@@ -160,6 +167,10 @@ func (c *concurrent) finish(s Suite, stop <-chan struct{}, abandoned bool) (int6
 		return c.calls.Load(), ce
 	}
 }
+
+// errCallerStuck is what finish returns for a concurrent caller abandoned
+// in a call after the stop.
+var errCallerStuck = errors.New("the concurrent caller was in a call still running")
 
 // mutate returns a copy of vals with its byte slices and strings changed at
 // random (cut short, extended, bytes replaced), or unchanged one time in

@@ -62,6 +62,35 @@ func TestStopWhileStuck(t *testing.T) {
 	}
 }
 
+// TestStopWhileCallerStuck: a stop while the concurrent caller, not the
+// method, is stuck in a call interrupts the method promptly and says that
+// a call is still running.
+func TestStopWhileCallerStuck(t *testing.T) {
+	stop := make(chan struct{})
+	var once sync.Once
+	impl := func(b []byte) []byte {
+		if len(b) >= 3 { // never in the exhaustive method's 0 to 2 bytes
+			once.Do(func() { close(stop) })
+			for {
+				time.Sleep(time.Hour)
+			}
+		}
+		time.Sleep(10 * time.Microsecond) // outlast the caller's first call
+		return reverse(b)
+	}
+	start := time.Now()
+	rs, err := results(toySuite(impl), equiv.WithSeed(1), only(equiv.MethodExhaustive), equiv.WithStop(stop), equiv.WithCallTimeout(0))
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("Check took %v after the stop", took)
+	}
+	if !errors.Is(err, equiv.ErrInterrupted) || len(rs) == 0 || !rs[0].Interrupted {
+		t.Fatalf("Check = %v, %+v; want interrupted", err, rs)
+	}
+	if !strings.Contains(rs[0].Err.Error(), "concurrent caller in a call still running") {
+		t.Errorf("result %v; want the stuck concurrent caller named", rs[0].Err)
+	}
+}
+
 // TestConcurrentCallerCatchesSharedState: an implementation that reverses
 // into a package-level scratch buffer is right when called alone, and
 // caught only because the concurrent caller calls it at the same time.

@@ -176,7 +176,8 @@ func methods(s Suite) []Method {
 // method runs on a goroutine of its own, beside the concurrent caller
 // (concurrent.go), while this one watches it (watch.go): a method stopped
 // by WithStop that does not reach a checkpoint within a grace period, or
-// whose call does not return, is abandoned, still running.
+// whose call does not return, is abandoned, still running; so is a
+// concurrent caller stuck in a call after the stop.
 func runMethod(s Suite, cfg *Config, i int, m Method, inputs []seedInput) Result {
 	res := Result{Pair: s.Pair, Method: m.Name, Seed: cfg.seed, Level: cfg.level, Unchecked: m.Unchecked}
 	switch {
@@ -218,6 +219,17 @@ func runMethod(s Suite, cfg *Config, i int, m Method, inputs []seedInput) Result
 		return res
 	}
 	merged, err := l.merged()
+	if errors.Is(concErr, errCallerStuck) && (err == nil || errors.Is(err, ErrInterrupted)) {
+		// The method reached a checkpoint after the stop; the concurrent
+		// caller is the one stuck in a call.
+		res.Checked = l.seen()
+		res.Err = fmt.Errorf("%s/%s: after about %d inputs, abandoned %v after the stop, with the concurrent caller in a call still running: %w", s.Pair, m.Name, res.Checked, stopGrace, ErrInterrupted)
+		res.Interrupted = true
+		return res
+	}
+	if errors.Is(concErr, errCallerStuck) {
+		concErr = nil
+	}
 	return merged.finish(res, m, err, concErr)
 }
 
