@@ -209,28 +209,32 @@ func runMethod(s Suite, cfg *Config, i int, m Method, inputs []seedInput) Result
 	res.Narrowed = cfg.narrowing()
 	switch why {
 	case "stopped":
-		res.Checked = l.seen()
-		res.Err = fmt.Errorf("%s/%s: after about %d inputs, abandoned %v after the stop, in a call still running: %w", s.Pair, m.Name, res.Checked, stopGrace, ErrInterrupted)
-		res.Interrupted = true
-		return res
+		return abandonedAfterStop(res, l.seen(), "in a call still running")
 	case "hung":
 		res.Checked = l.seen()
 		res.Err, res.Hung = r.Fail(hungCounterexample(s, l.stuck(), cfg.callTimeout)), true
 		return res
 	}
 	merged, err := l.merged()
-	if errors.Is(concErr, errCallerStuck) && (err == nil || errors.Is(err, ErrInterrupted)) {
-		// The method reached a checkpoint after the stop; the concurrent
-		// caller is the one stuck in a call.
-		res.Checked = l.seen()
-		res.Err = fmt.Errorf("%s/%s: after about %d inputs, abandoned %v after the stop, with the concurrent caller in a call still running: %w", s.Pair, m.Name, res.Checked, stopGrace, ErrInterrupted)
-		res.Interrupted = true
-		return res
-	}
 	if errors.Is(concErr, errCallerStuck) {
-		concErr = nil
+		if err == nil || errors.Is(err, ErrInterrupted) {
+			// The method reached a checkpoint after the stop; the
+			// concurrent caller is the one stuck in a call.
+			return abandonedAfterStop(res, l.seen(), "with the concurrent caller in a call still running")
+		}
+		concErr = nil // the method's own failure is reported
 	}
 	return merged.finish(res, m, err, concErr)
+}
+
+// abandonedAfterStop completes res for a method abandoned stopGrace after
+// the stop, when seen inputs had been counted; where says which call was
+// still running.
+func abandonedAfterStop(res Result, seen int64, where string) Result {
+	res.Checked = seen
+	res.Err = fmt.Errorf("%s/%s: after about %d inputs, abandoned %v after the stop, %s: %w", res.Pair, res.Method, seen, stopGrace, where, ErrInterrupted)
+	res.Interrupted = true
+	return res
 }
 
 // runFunc runs a method's Func, then compares once more the results it
