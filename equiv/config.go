@@ -79,7 +79,23 @@ type Config struct {
 	beat           *progressBeat // the watchdog's view of progress (watch.go), shared by a method's lanes
 	flight         any           // *flight[T]: the input in flight
 	kept           keptResults   // results kept alive (Keep)
+	// role says whose calls a Harness under this configuration makes,
+	// and applied is where it counts the mechanisms it applied: the
+	// method's, shared by its lanes, its overlap and its concurrent caller.
+	role    role
+	applied *applied
 }
+
+// role is who calls the implementation under a Config: the method itself
+// (on one lane or several), the concurrent caller, or an overlap lane.
+type role int
+
+const (
+	roleMethod role = iota
+	roleLanes
+	roleConcurrent
+	roleOverlap
+)
 
 // scope is one out-of-scope restriction: inputs for which out returns true
 // are not compared, and how many were left out is reported.
@@ -296,7 +312,8 @@ func describe(n []string) string { return strings.Join(n, "; ") }
 // (its inputs are not the method's), and no report, stop or progress.
 func (c *Config) forConcurrent() *Config {
 	d := &Config{level: c.level, seed: c.seed, corpus: c.corpus, mapErr: c.mapErr, anyPanic: c.anyPanic,
-		callTimeout: c.callTimeout, callTimeoutSet: true, serial: true, scopeMu: c.scopeMu, beat: new(progressBeat)}
+		callTimeout: c.callTimeout, callTimeoutSet: true, serial: true, scopeMu: c.scopeMu, beat: new(progressBeat),
+		role: roleConcurrent, applied: c.applied}
 	for _, s := range c.scopes {
 		d.scopes = append(d.scopes, scope{label: s.label, out: s.out, n: new(int64)})
 	}

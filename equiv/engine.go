@@ -119,6 +119,10 @@ type Result struct {
 	// within the call timeout: Err matches ErrHung, and the suite's later
 	// methods were not run.
 	Hung bool
+	// Applied counts, per function, the calls each contract mechanism was
+	// applied to (by the method, its lanes and its concurrent caller):
+	// see Harness and CheckContracts.
+	Applied []Applied
 }
 
 // Check runs every method of s at the configured level and returns the
@@ -193,6 +197,7 @@ func runMethod(s Suite, cfg *Config, i int, m Method, inputs []seedInput) Result
 	}
 	cfg.resetScopes()
 	cfg.kept.reset()
+	cfg.applied = new(applied)
 	r := &Run{cfg: cfg, pair: s.Pair, method: m.Name, index: uint64(i)}
 	start := time.Now()
 	r.start, r.lastProgress = start, start
@@ -271,6 +276,7 @@ func (r *Run) finish(res Result, m Method, err, concErr error) Result {
 	}
 	res.Checked = r.checked
 	res.Domain = r.domain()
+	res.Applied = r.cfg.applied.list()
 	if res.Err == nil && !r.cfg.stopped() {
 		res.Err = r.unreachedErr(m.Split)
 	}

@@ -63,6 +63,8 @@ const (
 	readOnlyRegion regionKind = iota // the read-only view of a Buffer
 	guardBefore                      // the unmapped page before a Guarded region
 	guardAfter                       // the unmapped page after it
+	edgeAfter                        // the read-only half of an edge view, past a writable range
+	edgeBefore                       // the read-only half of an edge view, before a writable range
 )
 
 var regions struct {
@@ -101,6 +103,12 @@ func describeAddr(addr uintptr) string {
 			return fmt.Sprintf("an access %d bytes before the buffer (a guard page)", r.hi-addr)
 		case guardAfter:
 			return fmt.Sprintf("an access %d bytes past the buffer's end (a guard page)", addr-r.lo+1)
+		case edgeAfter:
+			at, _ := r.input()
+			return fmt.Sprintf("a write %d bytes past the end of the range it may write (read-only octets it does not own)", addr-at+1)
+		case edgeBefore:
+			at, _ := r.input()
+			return fmt.Sprintf("a write %d bytes before the start of the range it may write (read-only octets it does not own)", at-addr)
 		}
 		if r.input != nil {
 			if base, n := r.input(); addr >= base && addr < base+uintptr(n) {

@@ -27,7 +27,7 @@ type laneHalt struct{}
 // watchdog beat, and an input in flight and kept results of its own.
 func (c *Config) forLane(progressMu *sync.Mutex) *Config {
 	d := *c
-	d.flight, d.kept = nil, keptResults{}
+	d.flight, d.kept, d.role = nil, keptResults{}, roleLanes
 	if c.progress != nil {
 		d.progress = func(p Progress) {
 			progressMu.Lock()
@@ -67,7 +67,11 @@ func startLanes(base *Run, n int, f func(*Run) error) *lanes {
 	var wg sync.WaitGroup
 	var progressMu sync.Mutex
 	for k := range n {
-		r := &Run{cfg: base.cfg.forLane(&progressMu), pair: base.pair, method: base.method,
+		cfg := base.cfg.forLane(&progressMu)
+		if n == 1 {
+			cfg.role = roleMethod
+		}
+		r := &Run{cfg: cfg, pair: base.pair, method: base.method,
 			rng: rand.New(rand.NewPCG(base.cfg.seed, base.index)), lane: k, lanes: n, failedAt: &l.failedAt,
 			start: base.start, lastProgress: base.start, index: base.index}
 		l.runs[k] = r

@@ -23,3 +23,23 @@ var (
 	// NoKeep makes Config.Keep keep nothing.
 	NoKeep atomic.Bool
 )
+
+var (
+	// NoEdges places no slice flush against an unmapped or read-only
+	// page (equiv.Edge): canaries only.
+	NoEdges atomic.Bool
+	// NoExactAppend gives a slice appended to the spare capacities of
+	// equiv.LayoutOf, not the exact fits of the append schedule.
+	NoExactAppend atomic.Bool
+	// NoReuse makes equiv.Again check nothing again.
+	NoReuse atomic.Bool
+	// NoOverlap makes Run.Overlap run its lanes one after the other, not
+	// released together.
+	NoOverlap atomic.Bool
+	// NoScale makes the scale methods stop below equiv.ScaleMin.
+	NoScale atomic.Bool
+	// NoHistory makes the suites' long histories empty.
+	NoHistory atomic.Bool
+	// NoIOEdges makes the suites' readers and writers plain ones.
+	NoIOEdges atomic.Bool
+)

@@ -1,0 +1,291 @@
+package equiv
+
+import (
+	"fmt"
+
+	"github.com/equivcheck/equivcheck/internal/contractknob"
+)
+
+// Harness makes the calls of one checker, one at a time, as their
+// Contracts say: it places each byte slice a call takes (between
+// canaries, with spare capacity, on read-only pages, flush against
+// unmapped or read-only pages, with the exact room an append needs), runs
+// the call with memory faults caught, judges the memory around and inside
+// the slices afterwards, poisons what the call may not keep, keeps alive
+// what it returns that the caller owns, and counts, per function, the
+// calls each Mechanism was applied to (Result.Applied). A suite's checks
+// say what to call and what to compare; the Harness says how memory is
+// placed and watched. A checker makes one with NewHarness and releases it
+// when done; a Harness belongs to one goroutine.
+type Harness struct {
+	cfg    *Config
+	bufs   [maxParams]Buffer
+	call   Call
+	counts map[appliedKey]int64
+	again  bool // the next call is a reuse (Again)
+	calls  uint64
+}
+
+// maxParams is the most byte-slice parameters one call places.
+const maxParams = 4
+
+// NewHarness returns a Harness for calls checked under cfg.
+func NewHarness(cfg *Config) *Harness {
+	return &Harness{cfg: cfg, counts: map[appliedKey]int64{}}
+}
+
+// Release gives the harness's buffers back (Buffer.Release) and adds what
+// it counted to its method's Result.Applied. No slice it placed may be
+// used after it.
+func (h *Harness) Release() {
+	for i := range h.bufs {
+		h.bufs[i].Release()
+	}
+	h.cfg.applied.add(h.counts)
+	clear(h.counts)
+}
+
+// Config is the configuration the harness checks under.
+func (h *Harness) Config() *Config { return h.cfg }
+
+// note counts one call of c under mechanism m.
+func (h *Harness) note(c *Contract, m Mechanism) { h.counts[appliedKey{c.Func, m}]++ }
+
+// Call begins a call of the function c declares and returns it, with no
+// slice placed yet. The Call is the harness's own, reused by the next
+// Call: one call at a time.
+func (h *Harness) Call(c *Contract) *Call {
+	k := &h.call
+	*k = Call{h: h, c: c}
+	h.calls++
+	if h.cfg.callTimeout > 0 {
+		h.note(c, MechWatchdog)
+	}
+	switch h.cfg.role {
+	case roleConcurrent, roleLanes:
+		h.note(c, MechConcurrent)
+	case roleOverlap:
+		h.note(c, MechOverlap)
+	}
+	if h.again {
+		h.note(c, MechReuse)
+	}
+	return k
+}
+
+// Call is one call of a function, as a Harness places and judges it.
+type Call struct {
+	h      *Harness
+	c      *Contract
+	placed [maxParams]bool
+	kept   bool // a result was kept (Keep)
+}
+
+// param returns parameter i's declaration, panicking (a bug in the suite)
+// if the Contract has none or its access is not want.
+func (k *Call) param(i int, want ...Access) Param {
+	if i < 0 || i >= len(k.c.Params) || i >= maxParams {
+		panic(fmt.Sprintf("equiv: %s has no parameter %d in its Contract", k.c.Func, i))
+	}
+	p := k.c.Params[i]
+	for _, a := range want {
+		if p.Access == a {
+			return p
+		}
+	}
+	panic(fmt.Sprintf("equiv: %s's parameter %s %s, not %v", k.c.Func, p.Name, p.Access, want))
+}
+
+// Bytes places data for parameter i, a slice the function reads (on
+// read-only pages) or writes in place (Writes), at align (0..63), and
+// returns the slice to pass.
+func (k *Call) Bytes(i int, data []byte, align int) []byte {
+	p := k.param(i, Reads, Writes)
+	return k.place(i, p.Access, data, len(data), align, 0)
+}
+
+// Output places n canary bytes for parameter i, a slice the function
+// writes (Writes), so that an octet it fails to write shows.
+func (k *Call) Output(i, n, align int) []byte {
+	k.param(i, Writes)
+	return k.place(i, Writes, nil, n, align, 0)
+}
+
+// Prefix places data for parameter i, a slice of which the function
+// writes data[:w] at most (WritesPrefix): the rest, and the memory around,
+// must stay as it was.
+func (k *Call) Prefix(i int, data []byte, align, w int) []byte {
+	k.param(i, WritesPrefix)
+	return k.place(i, WritesPrefix, data, len(data), align, w)
+}
+
+// Append places data for parameter i, a slice to which the function
+// appends w octets (Appends), with the spare capacity of the append
+// schedule: exactly w, one less, one more, and each of 0 to 8 (and more)
+// in turn. Where the room suffices, the function may write those w
+// octets in place and nothing else; where it does not, nothing of the
+// slice's array at all, which then lies on read-only pages.
+func (k *Call) Append(i int, data []byte, align, w int) []byte {
+	k.param(i, Appends)
+	return k.place(i, Appends, data, len(data), align, w)
+}
+
+// place lays parameter i out and counts the mechanisms its layout applies.
+func (k *Call) place(i int, acc Access, data []byte, n, align, w int) []byte {
+	h := k.h
+	acc2, lo, hi, lay := plan(acc, n, align, w)
+	if acc == Appends && lay.Spare == w && w > 0 && !contractknob.NoExactAppend.Load() {
+		h.note(k.c, MechExactAppend)
+	}
+	b := h.bufs[i].place(acc2, data, n, lo, hi, lay)
+	k.placed[i] = true
+	l := h.bufs[i].Layout()
+	if l.Spare > 0 || l.Nil {
+		h.note(k.c, MechSpare)
+	}
+	if l.ReadOnly {
+		h.note(k.c, MechReadOnly)
+	}
+	switch l.Edge {
+	case GuardBefore, GuardAfter:
+		h.note(k.c, MechGuard)
+	case ReadOnlyBefore, ReadOnlyAfter:
+		h.note(k.c, MechNeighbours)
+	}
+	if n >= ScaleMin {
+		h.note(k.c, MechScale)
+	}
+	return b
+}
+
+// Layout is the layout parameter i was placed with.
+func (k *Call) Layout(i int) Layout { return k.h.bufs[i].Layout() }
+
+// Do calls f, the call itself, and returns the panic it raised (a memory
+// fault in it as a *Fault), or nil.
+func (k *Call) Do(f func()) *Panic { return Catch(f) }
+
+// Flaw judges the memory of every slice placed once the call has
+// returned: "" if all is as the contract allows, else what the call did,
+// such as "wrote outside b" (canaries or spare capacity changed) or
+// "modified src" (octets of the slice it may not write).
+func (k *Call) Flaw() string {
+	for i, placed := range k.placed {
+		if !placed {
+			continue
+		}
+		switch k.h.bufs[i].damage() {
+		case damageOutside:
+			return "wrote outside " + k.c.Params[i].Name
+		case damageInside:
+			return "modified " + k.c.Params[i].Name
+		}
+	}
+	return ""
+}
+
+// Poison overwrites octets lo to hi of parameter i, once the call that was
+// given them has returned: a stateful function fed a slice in pieces has
+// each piece poisoned in turn. End poisons the rest.
+func (k *Call) Poison(i, lo, hi int) {
+	if !k.c.Params[i].Keeps {
+		k.h.bufs[i].PoisonRange(lo, hi)
+	}
+}
+
+// Keep keeps got, a result the function returned that the caller owns
+// (Contract.Fresh), alive and compares it again after later calls: see
+// Config.Keep.
+func (k *Call) Keep(got []byte, fail func(now []byte) *Counterexample) *Counterexample {
+	if !contractknob.NoKeep.Load() {
+		k.h.note(k.c, MechKeep)
+	}
+	return k.h.cfg.Keep(got, fail)
+}
+
+// Mark records that the suite applied mechanism m to this call itself
+// (MechHistory, MechReuse of an object or an iterator, MechIOEdges, and
+// MechScale for a stream that moved ScaleMin octets or more).
+func (k *Call) Mark(m Mechanism) { k.h.note(k.c, m) }
+
+// End completes the call once its results are judged: every slice placed
+// that the function may not keep is poisoned, so that a view it kept
+// shows in its next call.
+func (k *Call) End() {
+	for i, placed := range k.placed {
+		if placed && !k.c.Params[i].Keeps && !contractknob.NoPoison.Load() {
+			k.h.bufs[i].Poison()
+			k.h.note(k.c, MechPoison)
+		}
+	}
+}
+
+// Again, every againEvery-th input that passed, checks vary(in), the same
+// input with other contents in the same places (the same lengths and
+// alignments, so its slices lie at the same addresses), with check: an
+// implementation that remembers a result by its input's address, or keeps
+// a view of it, answers the old contents. It returns what check found and
+// whether it ran (for the suite to count). vary returns false for an
+// input it cannot vary.
+func Again[T any](h *Harness, in T, vary func(T) (T, bool), check func(T) *Counterexample) (*Counterexample, bool) {
+	if h.calls%againEvery != 0 || contractknob.NoReuse.Load() {
+		return nil, false
+	}
+	v, ok := vary(in)
+	if !ok {
+		return nil, false
+	}
+	h.again = true
+	defer func() { h.again = false }()
+	return check(v), true
+}
+
+// againEvery is how often Again re-checks an input with new contents.
+const againEvery = 8
+
+// ScaleMin is the length from which a call counts as one at scale
+// (MechScale): 32 KiB, where implementations switch to chunked or
+// parallel paths and single Reads and Writes to bulk copies.
+const ScaleMin = 32 << 10
+
+// LayoutFor returns the Layout a Call gives a parameter of n bytes with
+// access acc at align, of which the function writes the first w octets
+// (Prefix) or to which it appends w (Append), as it is placed on this
+// system: for a counterexample that describes where its input lay.
+func LayoutFor(acc Access, n, align, w int) Layout {
+	_, _, _, lay := plan(acc, n, align, w)
+	lay.ReadOnly = lay.ReadOnly && readOnlySkip == ""
+	return lay
+}
+
+// plan lays out a parameter of n bytes with access acc at align (writing
+// w octets of it, or appending w): the access it is placed with (an
+// append without room is placed as one that must not be written at all),
+// the range [lo, hi) it may write, and its layout, the Edge included
+// where this system has them. ReadOnly says it would be read-only where
+// the system allows.
+func plan(acc Access, n, align, w int) (Access, int, int, Layout) {
+	lay := LayoutOf(n, align)
+	lo, hi := 0, n
+	switch acc {
+	case Reads:
+		hi = 0
+	case WritesPrefix:
+		hi = min(max(w, 0), n)
+	case Appends:
+		lay.Spare = appendSpare(n, align, w)
+		if n == 0 && lay.Nil && lay.Spare > 0 {
+			lay.Nil = false
+		}
+		if lay.Spare < w {
+			acc, hi = Reads, 0
+		} else {
+			lo, hi = n, n+w
+		}
+	}
+	if edgeSkip == "" && !lay.Nil {
+		lay.Edge = edgeFor(n, align, lo, hi, acc != Reads)
+	}
+	lay.ReadOnly = acc == Reads && !contractknob.NoReadOnly.Load()
+	return acc, lo, hi, lay
+}

@@ -1,0 +1,205 @@
+package equiv_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/equivcheck/equivcheck/equiv"
+)
+
+// at returns a pointer to the octet off bytes from b's first (which may lie
+// outside b).
+func at(b []byte, off int) *byte {
+	return (*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), off))
+}
+
+// rmw reads the octet at p and writes it back, as a wide load and store
+// over octets a function does not own do: canaries cannot see it.
+func rmw(p *byte) *equiv.Panic { return equiv.Catch(func() { *p = same(*p) }) }
+
+// same returns v, out of the compiler's sight, so that rmw's store of the
+// octet it loaded is not eliminated.
+//
+//go:noinline
+func same(v byte) byte { return v }
+
+// faultSays reports whether p is a *Fault whose description contains s.
+func faultSays(p *equiv.Panic, s string) bool {
+	f, ok := equiv.PanicValue(p).(*equiv.Fault)
+	return ok && strings.Contains(f.What, s)
+}
+
+// TestEdges: each length meets each Edge at the one alignment that puts a
+// page boundary where it belongs, and a read-modify-write of an octet
+// just outside the writable range faults there, naming the distance; a
+// read past an input flush against an unmapped page faults too.
+func TestEdges(t *testing.T) {
+	if why := equiv.EdgeSkip(); why != "" {
+		t.Skip(why)
+	}
+	var buf equiv.Buffer
+	defer buf.Release()
+	for n := 1; n <= 300; n++ {
+		seen := map[equiv.Edge]bool{}
+		for align := range 64 {
+			b := buf.Place(bytes.Repeat([]byte{1}, n), align)
+			lay := buf.Layout()
+			seen[lay.Edge] = true
+			switch lay.Edge {
+			case equiv.ReadOnlyAfter:
+				if p := rmw(at(b, n)); !faultSays(p, "1 bytes past the end of the range it may write") {
+					t.Fatalf("Place(len=%d align=%d) %v: a write-back past the end: %v", n, align, lay, p)
+				}
+			case equiv.ReadOnlyBefore:
+				if p := rmw(at(b, -1)); !faultSays(p, "1 bytes before the start of the range it may write") {
+					t.Fatalf("Place(len=%d align=%d) %v: a write-back before the start: %v", n, align, lay, p)
+				}
+			case equiv.GuardAfter:
+				if p := equiv.Catch(func() { _ = same(*at(b, n)) }); !faultSays(p, "1 bytes past the buffer's end") {
+					t.Fatalf("Place(len=%d align=%d) %v: a read past the end: %v", n, align, lay, p)
+				}
+			}
+			if !bytes.Equal(b, bytes.Repeat([]byte{1}, n)) || !buf.Intact() || int(equiv.AddrOf(b)%64) != align {
+				t.Fatalf("Place(len=%d align=%d) %v: holds %x, intact %v, at %d", n, align, lay, b, buf.Intact(), equiv.AddrOf(b)%64)
+			}
+			for i := range b {
+				b[i] = 2 // the whole slice is writable
+			}
+		}
+		after := seen[equiv.ReadOnlyAfter] || seen[equiv.GuardAfter]
+		if n%64 != 0 && (!seen[equiv.ReadOnlyBefore] || !after) || n%64 == 0 && seen[equiv.ReadOnlyBefore] == after {
+			t.Fatalf("len=%d: edges %v over the alignments", n, seen)
+		}
+		in := buf.Input(make([]byte, n), -n&63)
+		if lay := buf.Layout(); lay.Edge != equiv.GuardAfter && lay.Edge != equiv.GuardBefore || !lay.ReadOnly {
+			t.Fatalf("Input(len=%d align=%d): %v, want read-only against an unmapped page", n, -n&63, lay)
+		}
+		if p := equiv.Catch(func() { _ = same(*at(in, n)) }); buf.Layout().Edge == equiv.GuardAfter && p == nil {
+			t.Fatalf("Input(len=%d): a read past the end did not fault", n)
+		}
+	}
+}
+
+var (
+	putContract    = equiv.Contract{Func: "Put", Params: []equiv.Param{{Name: "b", Access: equiv.WritesPrefix}}}
+	appendContract = equiv.Contract{Func: "Append", Params: []equiv.Param{{Name: "b", Access: equiv.Appends}}, Fresh: true}
+	sumContract    = equiv.Contract{Func: "Sum", Params: []equiv.Param{{Name: "b", Access: equiv.Reads}}}
+)
+
+// TestHarnessPrefix: a slice the function writes a prefix of may not be
+// written past it: a change there is "modified b", a write-back faults
+// where the prefix ends at a read-only page.
+func TestHarnessPrefix(t *testing.T) {
+	h := equiv.NewHarness(equiv.NewConfig())
+	defer h.Release()
+	faults, changes := 0, 0
+	for align := range 64 {
+		k := h.Call(&putContract)
+		b := k.Prefix(0, []byte{1, 2, 3, 4, 5}, align, 2)
+		if p := rmw(&b[2]); p != nil {
+			if !faultSays(p, "past the end of the range it may write") {
+				t.Fatalf("align=%d: %v", align, p)
+			}
+			faults++
+			continue
+		}
+		b[0], b[1] = 9, 9
+		if f := k.Flaw(); f != "" {
+			t.Fatalf("align=%d: writing the prefix: %q", align, f)
+		}
+		if p := equiv.Catch(func() { b[3] = 0 }); p != nil {
+			t.Fatalf("align=%d %v: writing b[3] faulted: %v", align, k.Layout(0), p)
+		}
+		if f := k.Flaw(); f != "modified b" {
+			t.Fatalf("align=%d: writing past the prefix: %q, want modified b", align, f)
+		}
+		changes++
+		k.End()
+	}
+	if faults == 0 || changes == 0 {
+		t.Errorf("%d faults, %d changes seen over the alignments", faults, changes)
+	}
+}
+
+// TestHarnessAppend: the append schedule gives every spare capacity from
+// 0 to 8 and exactly the octets appended; the appended octets may be
+// written in place and nothing else; without room, nothing at all.
+func TestHarnessAppend(t *testing.T) {
+	h := equiv.NewHarness(equiv.NewConfig())
+	defer h.Release()
+	const w = 4
+	spares := map[int]bool{}
+	for align := range 64 {
+		for n := range 8 {
+			k := h.Call(&appendContract)
+			b := k.Append(0, bytes.Repeat([]byte{7}, n), align, w)
+			spare := cap(b) - len(b)
+			spares[spare] = true
+			if spare < w {
+				if !k.Layout(0).ReadOnly {
+					t.Fatalf("len=%d align=%d spare %d < %d: not read-only", n, align, spare, w)
+				}
+				continue
+			}
+			out := append(b, 1, 2, 3, 4)
+			if f := k.Flaw(); f != "" || &out[0] != &b[:1][0] {
+				t.Fatalf("len=%d align=%d: an append in place: %q", n, align, f)
+			}
+			if spare > w {
+				if p := equiv.Catch(func() { b[:n+w+1][n+w] = 0 }); p == nil && k.Flaw() != "wrote outside b" {
+					t.Fatalf("len=%d align=%d: a write past the appended octets went unseen", n, align)
+				}
+			}
+			k.End()
+		}
+	}
+	for s := range 9 {
+		if !spares[s] {
+			t.Errorf("no append placement had spare capacity %d (saw %v)", s, spares)
+		}
+	}
+}
+
+// TestHarnessCounts: a method's Result counts the mechanisms its calls
+// had, per function, and CheckContracts finds what a contract calls for
+// and no call had, and a function with no contract.
+func TestHarnessCounts(t *testing.T) {
+	type impl struct {
+		Sum    func([]byte) uint16
+		Append func([]byte) []byte
+	}
+	suite := equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "m", Func: func(r *equiv.Run) error {
+		h := equiv.NewHarness(r.Config())
+		defer h.Release()
+		for align := range 64 {
+			k := h.Call(&sumContract)
+			b := k.Bytes(0, []byte{1, 2, 3}, align)
+			k.Do(func() { _ = b[0] })
+			k.End()
+			r.Count(1)
+		}
+		return nil
+	}}}}
+	var results []equiv.Result
+	if err := equiv.Check(suite, equiv.WithReport(func(r equiv.Result) { results = append(results, r) })); err != nil {
+		t.Fatal(err)
+	}
+	got := map[equiv.Mechanism]int64{}
+	for _, a := range results[0].Applied {
+		got[a.Mechanism] += a.Calls
+	}
+	if got[equiv.MechReadOnly] != 64 || got[equiv.MechPoison] != 64 || got[equiv.MechGuard] == 0 || got[equiv.MechSpare] == 0 {
+		t.Errorf("applied %v", results[0].Applied)
+	}
+	err := equiv.CheckContracts(impl{}, []equiv.Contract{sumContract}, results)
+	for _, want := range []string{"Append: no Contract declared", "Sum: the contract calls for reuse", "Sum: the contract calls for scale"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("CheckContracts = %v, want %q", err, want)
+		}
+	}
+	if err != nil && strings.Contains(err.Error(), "Sum: the contract calls for readonly") {
+		t.Errorf("CheckContracts = %v: readonly was applied", err)
+	}
+}
