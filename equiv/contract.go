@@ -42,8 +42,8 @@ type Contract struct {
 	// ranged again, broken early and ranged after its input changed
 	// (MechReuse).
 	Iter bool
-	// Bytes declares a value-only function whose result depends on a
-	// length axis through its values (a length argument, a count of
+	// Length declares a function whose result depends on a length axis
+	// through its values or its state (a length argument, a count of
 	// octets written so far), for MechScale.
 	Length bool
 	// NotApplicable gives, for a mechanism that the declaration alone
@@ -177,8 +177,8 @@ func (c *Contract) Applies(m Mechanism) (bool, string) {
 			return false, "takes no byte slice"
 		}
 	case MechReadOnly:
-		if !c.has(func(p Param) bool { return p.Access == Reads || p.Access == WritesPrefix || p.Access == Appends }) {
-			return false, "may write every byte slice it is given"
+		if !c.has(func(p Param) bool { return p.Access == Reads || p.Access == Appends }) {
+			return false, "may write some of every byte slice it is given"
 		}
 	case MechNeighbours:
 		if !c.has(func(p Param) bool { return p.Access.writes() }) {

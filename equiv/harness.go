@@ -2,6 +2,7 @@ package equiv
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/equivcheck/equivcheck/internal/contractknob"
 )
@@ -18,67 +19,163 @@ import (
 // placed and watched. A checker makes one with NewHarness and releases it
 // when done; a Harness belongs to one goroutine.
 type Harness struct {
-	cfg    *Config
-	bufs   [maxParams]Buffer
-	call   Call
-	counts map[appliedKey]int64
-	again  bool // the next call is a reuse (Again)
-	calls  uint64
+	cfg   *Config
+	calls [maxDepth]*Call // the calls in flight, each with its buffers
+	// counts holds, per Contract, the calls each mechanism (by its index
+	// in Mechanisms) was applied to; last caches the last one used, since
+	// a method calls one function many times in a row.
+	counts map[*Contract]*mechCounts
+	lastC  *Contract
+	last   *mechCounts
+	marks  []int  // mechanisms every call counts under for now (Marking, Again)
+	n      uint64 // calls begun
 }
 
-// maxParams is the most byte-slice parameters one call places.
-const maxParams = 4
+// mechCounts counts calls per mechanism, indexed as Mechanisms.
+type mechCounts [numMechanisms]int64
+
+// The index of each mechanism in Mechanisms, for counting.
+const (
+	iSpare = iota
+	iReadOnly
+	iNeighbours
+	iGuard
+	iPoison
+	iReuse
+	iExactAppend
+	iKeep
+	iWatchdog
+	iConcurrent
+	iOverlap
+	iScale
+	iHistory
+	iIOEdges
+	numMechanisms
+)
+
+// maxParams is the most byte-slice parameters one call places, and
+// maxDepth the most calls in flight at once (a call of a Digest's Sum
+// inside the check of its Writes).
+const (
+	maxParams = 4
+	maxDepth  = 4
+)
 
 // NewHarness returns a Harness for calls checked under cfg.
 func NewHarness(cfg *Config) *Harness {
-	return &Harness{cfg: cfg, counts: map[appliedKey]int64{}}
+	return &Harness{cfg: cfg, counts: map[*Contract]*mechCounts{}}
 }
 
 // Release gives the harness's buffers back (Buffer.Release) and adds what
 // it counted to its method's Result.Applied. No slice it placed may be
 // used after it.
 func (h *Harness) Release() {
-	for i := range h.bufs {
-		h.bufs[i].Release()
+	for _, k := range h.calls {
+		if k != nil {
+			for i := range k.bufs {
+				k.bufs[i].Release()
+			}
+		}
 	}
-	h.cfg.applied.add(h.counts)
+	all := map[appliedKey]int64{}
+	for c, n := range h.counts {
+		for i, calls := range n {
+			if calls > 0 {
+				all[appliedKey{c.Func, Mechanisms[i]}] += calls
+			}
+		}
+	}
+	h.cfg.applied.add(all)
 	clear(h.counts)
+	h.lastC, h.last = nil, nil
 }
 
 // Config is the configuration the harness checks under.
 func (h *Harness) Config() *Config { return h.cfg }
 
-// note counts one call of c under mechanism m.
-func (h *Harness) note(c *Contract, m Mechanism) { h.counts[appliedKey{c.Func, m}]++ }
+// note counts one call of c under mechanism number m.
+func (h *Harness) note(c *Contract, m int) {
+	if c != h.lastC {
+		n := h.counts[c]
+		if n == nil {
+			n = new(mechCounts)
+			h.counts[c] = n
+		}
+		h.lastC, h.last = c, n
+	}
+	h.last[m]++
+}
 
 // Call begins a call of the function c declares and returns it, with no
-// slice placed yet. The Call is the harness's own, reused by the next
-// Call: one call at a time.
+// slice placed yet. The Call is the harness's own, reused once End has
+// been called: a few calls may be in flight at once (one inside the
+// check of another), each with buffers of its own.
 func (h *Harness) Call(c *Contract) *Call {
-	k := &h.call
-	*k = Call{h: h, c: c}
-	h.calls++
+	var k *Call
+	for i, x := range h.calls {
+		if x == nil {
+			x = &Call{h: h}
+			h.calls[i] = x
+		}
+		if !x.active {
+			k = x
+			break
+		}
+	}
+	if k == nil {
+		panic(fmt.Sprintf("equiv: %s: more than %d calls in flight (a Call without End)", c.Func, maxDepth))
+	}
+	k.c, k.active, k.placed = c, true, [maxParams]bool{}
+	h.Note(c)
+	return k
+}
+
+// Note counts a call of the function c declares that places no slice (a
+// Digest's Sum16, a value-only function), for the mechanisms that apply
+// to every call: the watchdog, the concurrent caller, overlap and reuse.
+// Call notes its calls itself.
+func (h *Harness) Note(c *Contract) {
+	h.n++
 	if h.cfg.callTimeout > 0 {
-		h.note(c, MechWatchdog)
+		h.note(c, iWatchdog)
 	}
 	switch h.cfg.role {
 	case roleConcurrent, roleLanes:
-		h.note(c, MechConcurrent)
+		h.note(c, iConcurrent)
 	case roleOverlap:
-		h.note(c, MechOverlap)
+		h.note(c, iOverlap)
 	}
-	if h.again {
-		h.note(c, MechReuse)
+	for _, m := range h.marks {
+		h.note(c, m)
 	}
-	return k
+}
+
+// Marking runs f, counting every call it makes under mechanism m too: a
+// suite that feeds a long history to a value (MechHistory), reuses one
+// across Resets (MechReuse) or drives it through io's (n, err) forms
+// (MechIOEdges) wraps the calls in it.
+func (h *Harness) Marking(m Mechanism, f func()) {
+	h.marks = append(h.marks, mechIndex(m))
+	defer func() { h.marks = h.marks[:len(h.marks)-1] }()
+	f()
+}
+
+// mechIndex is m's index in Mechanisms.
+func mechIndex(m Mechanism) int {
+	i := slices.Index(Mechanisms, m)
+	if i < 0 {
+		panic("equiv: no mechanism " + string(m))
+	}
+	return i
 }
 
 // Call is one call of a function, as a Harness places and judges it.
 type Call struct {
 	h      *Harness
 	c      *Contract
+	bufs   [maxParams]Buffer
 	placed [maxParams]bool
-	kept   bool // a result was kept (Keep)
+	active bool // begun and not ended
 }
 
 // param returns parameter i's declaration, panicking (a bug in the suite)
@@ -135,31 +232,31 @@ func (k *Call) place(i int, acc Access, data []byte, n, align, w int) []byte {
 	h := k.h
 	acc2, lo, hi, lay := plan(acc, n, align, w)
 	if acc == Appends && lay.Spare == w && w > 0 && !contractknob.NoExactAppend.Load() {
-		h.note(k.c, MechExactAppend)
+		h.note(k.c, iExactAppend)
 	}
-	b := h.bufs[i].place(acc2, data, n, lo, hi, lay)
+	b := k.bufs[i].place(acc2, data, n, lo, hi, lay)
 	k.placed[i] = true
-	l := h.bufs[i].Layout()
+	l := k.bufs[i].Layout()
 	if l.Spare > 0 || l.Nil {
-		h.note(k.c, MechSpare)
+		h.note(k.c, iSpare)
 	}
 	if l.ReadOnly {
-		h.note(k.c, MechReadOnly)
+		h.note(k.c, iReadOnly)
 	}
 	switch l.Edge {
 	case GuardBefore, GuardAfter:
-		h.note(k.c, MechGuard)
+		h.note(k.c, iGuard)
 	case ReadOnlyBefore, ReadOnlyAfter:
-		h.note(k.c, MechNeighbours)
+		h.note(k.c, iNeighbours)
 	}
 	if n >= ScaleMin {
-		h.note(k.c, MechScale)
+		h.note(k.c, iScale)
 	}
 	return b
 }
 
 // Layout is the layout parameter i was placed with.
-func (k *Call) Layout(i int) Layout { return k.h.bufs[i].Layout() }
+func (k *Call) Layout(i int) Layout { return k.bufs[i].Layout() }
 
 // Do calls f, the call itself, and returns the panic it raised (a memory
 // fault in it as a *Fault), or nil.
@@ -174,7 +271,7 @@ func (k *Call) Flaw() string {
 		if !placed {
 			continue
 		}
-		switch k.h.bufs[i].damage() {
+		switch k.bufs[i].damage() {
 		case damageOutside:
 			return "wrote outside " + k.c.Params[i].Name
 		case damageInside:
@@ -189,7 +286,7 @@ func (k *Call) Flaw() string {
 // each piece poisoned in turn. End poisons the rest.
 func (k *Call) Poison(i, lo, hi int) {
 	if !k.c.Params[i].Keeps {
-		k.h.bufs[i].PoisonRange(lo, hi)
+		k.bufs[i].PoisonRange(lo, hi)
 	}
 }
 
@@ -198,7 +295,7 @@ func (k *Call) Poison(i, lo, hi int) {
 // Config.Keep.
 func (k *Call) Keep(got []byte, fail func(now []byte) *Counterexample) *Counterexample {
 	if !contractknob.NoKeep.Load() {
-		k.h.note(k.c, MechKeep)
+		k.h.note(k.c, iKeep)
 	}
 	return k.h.cfg.Keep(got, fail)
 }
@@ -206,7 +303,7 @@ func (k *Call) Keep(got []byte, fail func(now []byte) *Counterexample) *Countere
 // Mark records that the suite applied mechanism m to this call itself
 // (MechHistory, MechReuse of an object or an iterator, MechIOEdges, and
 // MechScale for a stream that moved ScaleMin octets or more).
-func (k *Call) Mark(m Mechanism) { k.h.note(k.c, m) }
+func (k *Call) Mark(m Mechanism) { k.h.note(k.c, mechIndex(m)) }
 
 // End completes the call once its results are judged: every slice placed
 // that the function may not keep is poisoned, so that a view it kept
@@ -214,10 +311,11 @@ func (k *Call) Mark(m Mechanism) { k.h.note(k.c, m) }
 func (k *Call) End() {
 	for i, placed := range k.placed {
 		if placed && !k.c.Params[i].Keeps && !contractknob.NoPoison.Load() {
-			k.h.bufs[i].Poison()
-			k.h.note(k.c, MechPoison)
+			k.bufs[i].Poison()
+			k.h.note(k.c, iPoison)
 		}
 	}
+	k.active = false
 }
 
 // Again, every againEvery-th input that passed, checks vary(in), the same
@@ -228,16 +326,16 @@ func (k *Call) End() {
 // whether it ran (for the suite to count). vary returns false for an
 // input it cannot vary.
 func Again[T any](h *Harness, in T, vary func(T) (T, bool), check func(T) *Counterexample) (*Counterexample, bool) {
-	if h.calls%againEvery != 0 || contractknob.NoReuse.Load() {
+	if h.n%againEvery != 0 || contractknob.NoReuse.Load() {
 		return nil, false
 	}
 	v, ok := vary(in)
 	if !ok {
 		return nil, false
 	}
-	h.again = true
-	defer func() { h.again = false }()
-	return check(v), true
+	var ce *Counterexample
+	h.Marking(MechReuse, func() { ce = check(v) })
+	return ce, true
 }
 
 // againEvery is how often Again re-checks an input with new contents.

@@ -103,6 +103,7 @@ func TestHarnessPrefix(t *testing.T) {
 				t.Fatalf("align=%d: %v", align, p)
 			}
 			faults++
+			k.End()
 			continue
 		}
 		b[0], b[1] = 9, 9
@@ -141,6 +142,7 @@ func TestHarnessAppend(t *testing.T) {
 				if !k.Layout(0).ReadOnly {
 					t.Fatalf("len=%d align=%d spare %d < %d: not read-only", n, align, spare, w)
 				}
+				k.End()
 				continue
 			}
 			out := append(b, 1, 2, 3, 4)
