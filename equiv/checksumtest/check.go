@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/equivcheck/equivcheck/equiv"
 	ref "github.com/equivcheck/equivcheck/reference/checksum"
@@ -15,18 +16,21 @@ import (
 type checker struct {
 	impl  Impl
 	cfg   *equiv.Config
-	buf   equiv.Buffer
-	count func(int) // records a comparison (Run.Count), or nil
-	size  func(int) // records a compared input's length (Run.Size), or nil
+	h     *equiv.Harness // places every call's buffers as its contract says
+	fresh *equiv.Harness // another, whose buffers lie elsewhere (reused)
+	count func(int)      // records a comparison (Run.Count), or nil
+	size  func(int)      // records a compared input's length (Run.Size), or nil
 }
 
 func newChecker(impl Impl, cfg *equiv.Config, count func(int)) *checker {
-	return &checker{impl: impl, cfg: cfg, count: count}
+	return &checker{impl: impl, cfg: cfg, h: equiv.NewHarness(cfg), count: count}
 }
 
-// site is where a call's input lies: align bytes past a 64-byte boundary in
-// the checker's Buffer, between canaries, or, if g is set, flush against one
-// of g's guard pages (the one after it if tail, else the one before it).
+// site is where a call's input lies: align bytes past a 64-byte boundary,
+// laid out by the harness (between canaries, with spare capacity, on
+// read-only pages, flush against a page where the alignment allows), or,
+// if g is set, flush against one of g's guard pages (the one after it if
+// tail, else the one before it).
 type site struct {
 	align int
 	g     *equiv.Guarded
@@ -36,29 +40,19 @@ type site struct {
 // aligned is the site align bytes past a 64-byte boundary.
 func aligned(align int) site { return site{align: align} }
 
-// place copies data to s and returns the copy the implementation is given,
-// which it may write (Put's b). At an aligned site it is laid out as
-// equiv.LayoutOf says: spare capacity holding canaries, or nil if empty.
-func (c *checker) place(s site, data []byte) []byte {
+// input places data, parameter 0 of k's function, at s: laid out as its
+// contract says at an aligned site (equiv.Call.Bytes), or flush against
+// s's guard page.
+func (c *checker) input(k *equiv.Call, s site, data []byte) []byte {
 	if s.g == nil {
-		return c.buf.Place(data, s.align)
+		return k.Bytes(0, data, s.align)
 	}
-	return c.flush(s, data)
-}
-
-// input is place for an input the implementation must not write, even for
-// a moment (Sum's, Checksum's, a Digest's and VerifyUDP's): at an aligned
-// site it lies on read-only pages where the system allows, so that a write
-// faults (equiv.Buffer.Input).
-func (c *checker) input(s site, data []byte) []byte {
-	if s.g == nil {
-		return c.buf.Input(data, s.align)
-	}
-	return c.flush(s, data)
+	return c.flush(k, s, data)
 }
 
 // flush copies data flush against s's guard page.
-func (c *checker) flush(s site, data []byte) []byte {
+func (c *checker) flush(k *equiv.Call, s site, data []byte) []byte {
+	k.Mark(equiv.MechGuard)
 	b := s.g.Head(len(data))
 	if s.tail {
 		b = s.g.Tail(len(data))
@@ -67,13 +61,26 @@ func (c *checker) flush(s site, data []byte) []byte {
 	return b
 }
 
-// intact reports whether the memory around the last input placed at s,
-// its spare capacity included, is unchanged, and a read-only input too (at
-// a guard page, a write outside faults instead).
-func (c *checker) intact(s site) bool { return s.g != nil || c.buf.Intact() }
+// flaw judges the memory around and inside the slices k placed (at a
+// guard page a write outside faults instead, and the suite compares what
+// it placed itself): "" or " but wrote outside b" and the like.
+func flaw(k *equiv.Call, s site) string {
+	if s.g != nil {
+		return ""
+	}
+	if f := k.Flaw(); f != "" {
+		return " but " + f
+	}
+	return ""
+}
 
-// release gives the checker's buffer back (equiv.Buffer.Release).
-func (c *checker) release() { c.buf.Release() }
+// release gives the checker's buffers back (equiv.Harness.Release).
+func (c *checker) release() {
+	c.h.Release()
+	if c.fresh != nil {
+		c.fresh.Release()
+	}
+}
 
 // alignOf is the alignment an input of n bytes has at s.
 func alignOf(s site, n int) int {
@@ -150,10 +157,55 @@ func (c *checker) compare(s site, in Input) *equiv.Counterexample {
 		c.size(len(in.Data))
 	}
 	ce := c.call(s, in)
-	if ce == nil {
+	if ce != nil {
+		return c.minimize(s, in, ce)
+	}
+	if !in.buffered() || s.g != nil {
 		return nil
 	}
-	return c.minimize(s, in, ce)
+	// Now and then, the same call again at the same address with other
+	// contents (equiv.Again).
+	ce, again := equiv.Again(c.h, in, vary, func(v Input) *equiv.Counterexample { return c.call(s, v) })
+	if again && c.count != nil {
+		c.count(1)
+	}
+	if ce != nil {
+		return c.reused(s, in, ce)
+	}
+	return nil
+}
+
+// reused reports ce, the failure of in varied (vary) and checked again at
+// the address where in had just passed. If the varied input fails in
+// buffers elsewhere too, it is an input like any other, minimized; else
+// what failed is the second call at one address, which no single input
+// replays.
+func (c *checker) reused(s site, in Input, ce *equiv.Counterexample) *equiv.Counterexample {
+	v, _ := vary(in)
+	if c.fresh == nil {
+		c.fresh = equiv.NewHarness(c.cfg)
+	}
+	c.h, c.fresh = c.fresh, c.h
+	alone := c.call(s, v)
+	c.h, c.fresh = c.fresh, c.h
+	if alone != nil {
+		return c.minimize(s, v, alone)
+	}
+	ce.Args += fmt.Sprintf(" (at the address where %x had just passed: the same call with other contents)", in.Data)
+	ce.FuzzTarget, ce.FuzzArgs = "", nil
+	return ce
+}
+
+// vary returns in with other contents of the same length: each octet
+// complemented, and the initial value too.
+func vary(in Input) (Input, bool) {
+	v := in
+	v.Data = make([]byte, len(in.Data))
+	for i, b := range in.Data {
+		v.Data[i] = ^b
+	}
+	v.Initial = ^in.Initial
+	return v, len(in.Data) > 0
 }
 
 // call runs in.Func on in at s and returns the disagreement, not minimized,
@@ -178,21 +230,23 @@ func (c *checker) call(s site, in Input) *equiv.Counterexample {
 // does), must return want, and must leave its input and the memory around
 // it alone.
 func (c *checker) callWord(s site, in Input, f func([]byte) uint16, want uint16) *equiv.Counterexample {
-	b := c.input(s, in.Data)
+	k := c.h.Call(contract(in.Func))
+	defer k.End()
+	b := c.input(k, s, in.Data)
 	var got uint16
-	p := equiv.Catch(func() { got = f(b) })
-	flaw := ""
+	p := k.Do(func() { got = f(b) })
+	bad := ""
 	switch {
 	case !c.cfg.SamePanic(equiv.PanicValue(p), nil), got != want:
 		// The result is wrong: no more to say.
-	case !c.intact(s):
-		flaw = " but wrote outside the input"
-	case !bytes.Equal(b, in.Data):
-		flaw = " but modified the input"
+	case s.g != nil && !bytes.Equal(b, in.Data):
+		bad = " but modified b"
 	default:
-		return nil
+		if bad = flaw(k, s); bad == "" {
+			return nil
+		}
 	}
-	return mismatch(s, in, fmt.Sprintf("%#04x%s", got, flaw), fmt.Sprintf("%#04x", want), p)
+	return mismatch(s, in, fmt.Sprintf("%#04x%s", got, bad), fmt.Sprintf("%#04x", want), p)
 }
 
 // callUpdate calls Update on in.Update.
@@ -200,6 +254,7 @@ func (c *checker) callUpdate(in Input) *equiv.Counterexample {
 	u := in.Update
 	want := ref.Update(u[0], u[1], u[2])
 	var got uint16
+	c.h.Note(cUpdate)
 	p := equiv.Catch(func() { got = c.impl.Update(u[0], u[1], u[2]) })
 	if c.cfg.SamePanic(equiv.PanicValue(p), nil) && got == want {
 		return nil
@@ -211,11 +266,18 @@ func (c *checker) callUpdate(in Input) *equiv.Counterexample {
 // in.Splits delimits and judges what it reports.
 func (c *checker) callDigest(s site, in Input) *equiv.Counterexample {
 	want := ref.Sum(in.Data, 0)
-	b := c.input(s, in.Data)
+	k := c.h.Call(cWrite)
+	defer k.End()
+	b := c.input(k, s, in.Data)
 	var problem string
-	p := equiv.Catch(func() { problem = c.feed(s, b, in.Splits, want) })
-	if p == nil && problem == "" && !c.intact(s) {
-		problem = "wrote outside its input"
+	feed := func() { problem = c.feed(k, s, b, in.Splits, want) }
+	if len(b) >= equiv.ScaleMin {
+		// Every call of the Digest then runs on a state of that size.
+		feed = func() { c.h.Marking(equiv.MechScale, func() { problem = c.feed(k, s, b, in.Splits, want) }) }
+	}
+	p := k.Do(feed)
+	if p == nil && problem == "" {
+		problem = strings.TrimPrefix(flaw(k, s), " but ")
 	}
 	if c.cfg.SamePanic(equiv.PanicValue(p), nil) && problem == "" {
 		return nil
@@ -223,16 +285,30 @@ func (c *checker) callDigest(s site, in Input) *equiv.Counterexample {
 	return mismatch(s, in, problem, fmt.Sprintf("Sum16() = %#04x", want), p)
 }
 
-// feed writes b to a new Digest in the pieces splits delimits, after
-// garbage and a Reset (no state may leak through Reset), overwriting each
-// piece once Write has returned (a Digest must not keep a view of it), and
-// checks what hash.Hash promises of it, then the checksum (digestContract);
-// it describes the first problem, or returns "".
-func (c *checker) feed(s site, b []byte, splits []int, want uint16) string {
-	d := c.impl.New()
+// newDigest returns a new Digest, noting the call.
+func (c *checker) newDigest() Digest {
+	c.h.Note(cNew)
+	return c.impl.New()
+}
+
+// sum16 returns d's Sum16, noting the call.
+func (c *checker) sum16(d Digest) uint16 {
+	c.h.Note(cSum16)
+	return d.Sum16()
+}
+
+// feed writes b (placed by k) to a new Digest in the pieces splits
+// delimits, after garbage and a Reset (no state may leak through Reset),
+// overwriting each piece once Write has returned (a Digest must not keep
+// a view of it), and checks what hash.Hash promises of it, then the
+// checksum (digestContract); it describes the first problem, or returns
+// "".
+func (c *checker) feed(k *equiv.Call, s site, b []byte, splits []int, want uint16) string {
+	d := c.newDigest()
 	d.Write([]byte{0xFF, 0x01, 0x7F})
+	c.h.Note(cReset)
 	d.Reset()
-	if got := d.Sum16(); got != 0 {
+	if got := c.sum16(d); got != 0 {
 		return fmt.Sprintf("Sum16() after Reset = %#04x, want 0x0000", got)
 	}
 	prev := 0
@@ -240,10 +316,10 @@ func (c *checker) feed(s site, b []byte, splits []int, want uint16) string {
 		if n, err := d.Write(b[prev:end]); n != end-prev || err != nil {
 			return fmt.Sprintf("Write(%d bytes) = %d, %v", end-prev, n, err)
 		}
-		c.poison(s, b, prev, end)
+		c.poison(k, s, b, prev, end)
 		prev = end
 	}
-	if got := d.Sum16(); got != want {
+	if got := c.sum16(d); got != want {
 		return fmt.Sprintf("Sum16() = %#04x", got)
 	}
 	return c.digestContract(d, len(b), want)
@@ -251,22 +327,22 @@ func (c *checker) feed(s site, b []byte, splits []int, want uint16) string {
 
 // digestContract checks, on a Digest that has been written n bytes summing
 // to want, the rest of hash.Hash's contract: Sum appends the checksum to
-// its argument (in place when it has room) and leaves the state alone, so
-// that Sum16 is unchanged and more can be written; what Sum(nil) returns
-// is the caller's to keep (it must not change when the Digest goes on);
-// Size is 2 and BlockSize positive; Reset starts over. It describes the
-// first problem, or returns "".
+// its argument (in place when it has room, placed with the append
+// schedule's capacities) and leaves the state alone, so that Sum16 is
+// unchanged and more can be written; what Sum(nil) returns is the
+// caller's to keep (it must not change when the Digest goes on); Size is
+// 2 and BlockSize positive; Reset starts over. It describes the first
+// problem, or returns "".
 func (c *checker) digestContract(d Digest, n int, want uint16) string {
-	room := make([]byte, 1, 8)
-	room[0] = 0xEE
-	wantSum := []byte{0xEE, byte(^want >> 8), byte(^want)}
-	if sum := d.Sum(room); !bytes.Equal(sum, wantSum) || room[0] != 0xEE {
-		return fmt.Sprintf("Sum([ee] with room) = %x, want %x", sum, wantSum)
+	if p := c.sumInto(d, []byte{0xEE}, (n+1)&63, want); p != "" {
+		return p
 	}
+	c.h.Note(cSize)
+	c.h.Note(cBlockSize)
 	if d.Size() != 2 || d.BlockSize() < 1 {
 		return fmt.Sprintf("Size() = %d, BlockSize() = %d, want 2 and at least 1", d.Size(), d.BlockSize())
 	}
-	if again := d.Sum16(); again != want {
+	if again := c.sum16(d); again != want {
 		return fmt.Sprintf("Sum16 after Sum = %#04x, want %#04x", again, want)
 	}
 	if p := c.keepSum(d, want, "Sum(nil)"); p != "" {
@@ -274,30 +350,55 @@ func (c *checker) digestContract(d Digest, n int, want uint16) string {
 	}
 	d.Write([]byte{0x01})
 	more := ref.Combine(want, 0x0100, n)
-	if got := d.Sum16(); got != more {
+	if got := c.sum16(d); got != more {
 		return fmt.Sprintf("Sum16 after Sum and Write([01]) = %#04x, want %#04x", got, more)
 	}
 	if p := c.keepSum(d, more, "Sum(nil) after Write([01])"); p != "" {
 		return p
 	}
+	c.h.Note(cReset)
 	d.Reset()
 	d.Write([]byte{0x12, 0x34})
-	if got := d.Sum16(); got != 0x1234 {
+	if got := c.sum16(d); got != 0x1234 {
 		return fmt.Sprintf("Sum16 after Reset and Write([12 34]) = %#04x, want 0x1234", got)
 	}
 	return ""
 }
 
+// sumInto checks d.Sum(b) on a copy of prefix placed at align as an
+// append (equiv.Call.Append): the checksum of want appended, in place
+// when the room suffices, with prefix and the memory past the two
+// appended octets left alone. It describes a problem, or returns "".
+func (c *checker) sumInto(d Digest, prefix []byte, align int, want uint16) string {
+	k := c.h.Call(cDigestSum)
+	defer k.End()
+	b := k.Append(0, prefix, align, 2)
+	wantSum := append(slices.Clone(prefix), byte(^want>>8), byte(^want))
+	sum := d.Sum(b)
+	switch {
+	case !bytes.Equal(sum, wantSum):
+		return fmt.Sprintf("Sum(%x %s) = %x, want %x", prefix, k.Layout(0), sum, wantSum)
+	case cap(b)-len(b) >= 2 && len(b) > 0 && &sum[0] != &b[0]:
+		return fmt.Sprintf("Sum(%x %s) did not append in place", prefix, k.Layout(0))
+	}
+	if f := k.Flaw(); f != "" {
+		return fmt.Sprintf("Sum(%x %s) %s", prefix, k.Layout(0), f)
+	}
+	return ""
+}
+
 // keepSum checks d.Sum(nil) against the checksum of want and keeps it
-// alive (equiv.Config.Keep): it describes a wrong result, or an earlier
+// alive (equiv.Call.Keep): it describes a wrong result, or an earlier
 // Sum(nil) result that changed since it was returned, or returns "".
 func (c *checker) keepSum(d Digest, want uint16, call string) string {
+	k := c.h.Call(cDigestSum)
+	defer k.End()
 	wantSum := []byte{byte(^want >> 8), byte(^want)}
 	own := d.Sum(nil)
 	if !bytes.Equal(own, wantSum) {
 		return fmt.Sprintf("%s = %x, want %x", call, own, wantSum)
 	}
-	ce := c.cfg.Keep(own, func(now []byte) *equiv.Counterexample {
+	ce := k.Keep(own, func(now []byte) *equiv.Counterexample {
 		return &equiv.Counterexample{Got: fmt.Sprintf("%s returned %x, which became %x as the Digests went on: it is not the caller's", call, wantSum, now)}
 	})
 	if ce != nil {
@@ -308,9 +409,9 @@ func (c *checker) keepSum(d Digest, want uint16, call string) string {
 
 // poison overwrites b[i:j], the input placed at s, once a call that must
 // not keep it has returned.
-func (c *checker) poison(s site, b []byte, i, j int) {
+func (c *checker) poison(k *equiv.Call, s site, b []byte, i, j int) {
 	if s.g == nil {
-		c.buf.PoisonRange(i, j)
+		k.Poison(0, i, j)
 		return
 	}
 	equiv.PoisonBytes(b[i:j])
@@ -358,14 +459,20 @@ func (in Input) args(s site) string {
 }
 
 // layout describes where in.Data lay: its alignment and, at an aligned
-// site, its spare capacity or nil-ness (equiv.LayoutOf, a function of its
-// length and alignment that a replay reproduces). Whether it was
-// read-only depends on the system, and a write to it shows in Got.
+// site, its spare capacity or nil-ness, and the page it lay flush against
+// (equiv.LayoutFor, a function of its length and alignment that a replay
+// reproduces).
 func (in Input) layout(s site) string {
 	if s.g != nil {
 		return fmt.Sprintf("align=%d", in.Align)
 	}
-	return equiv.LayoutOf(len(in.Data), in.Align).String()
+	acc, w := equiv.Reads, 0
+	if in.Func == "Put" {
+		acc, w = equiv.WritesPrefix, 2
+	}
+	lay := equiv.LayoutFor(acc, len(in.Data), in.Align, w)
+	lay.ReadOnly = false // every input is: the contract says which
+	return lay.String()
 }
 
 // fuzzArgs returns in as the arguments of FuzzChecksum, or nil if the plan

@@ -110,6 +110,57 @@ type Impl struct {
 	VerifyUDP func(src, dst netip.Addr, segment []byte) bool
 }
 
+// contracts are Impl's contract above, as data: one per function and per
+// method of a Digest, which the engine's harness applies to every call
+// (equiv.Harness) and TestContracts compares with Impl and with what a
+// quick run applied (equiv.CheckContracts). A parameter's Access is
+// equiv.Reads unless it says otherwise; nothing is Serial, nothing Keeps.
+var contracts = []equiv.Contract{
+	{Func: "Sum", Params: []equiv.Param{{Name: "b"}}},
+	{Func: "Checksum", Params: []equiv.Param{{Name: "b"}}},
+	{Func: "Update"},
+	{Func: "New"},
+	{Func: "Digest.Write", Params: []equiv.Param{{Name: "p"}}, Object: true},
+	{Func: "Digest.Sum", Params: []equiv.Param{{Name: "b", Access: equiv.Appends}}, Object: true, Fresh: true},
+	{Func: "Digest.Sum16", Object: true, Length: true},
+	{Func: "Digest.Reset", Object: true},
+	{Func: "Digest.Size", Object: true},
+	{Func: "Digest.BlockSize", Object: true},
+	{Func: "Combine"},
+	{Func: "Put", Params: []equiv.Param{{Name: "b", Access: equiv.WritesPrefix}}},
+	{Func: "PseudoHeaderSum"},
+	{Func: "FinishUDP"},
+	{Func: "UpdateUDP"},
+	{Func: "UpdateUDP6"},
+	{Func: "VerifyUDP", Params: []equiv.Param{{Name: "segment"}}},
+}
+
+// contract returns the Contract of fn, one of contracts' Funcs.
+func contract(fn string) *equiv.Contract {
+	c := contractsByFunc[fn]
+	if c == nil {
+		panic("checksumtest: no contract for " + fn)
+	}
+	return c
+}
+
+// contractsByFunc indexes contracts by Func.
+var contractsByFunc = func() map[string]*equiv.Contract {
+	m := map[string]*equiv.Contract{}
+	for i := range contracts {
+		m[contracts[i].Func] = &contracts[i]
+	}
+	return m
+}()
+
+// The contracts of the functions a check calls most, looked up once.
+var (
+	cSum, cChecksum, cUpdate, cNew = contract("Sum"), contract("Checksum"), contract("Update"), contract("New")
+	cWrite, cDigestSum, cSum16     = contract("Digest.Write"), contract("Digest.Sum"), contract("Digest.Sum16")
+	cReset, cSize, cBlockSize      = contract("Digest.Reset"), contract("Digest.Size"), contract("Digest.BlockSize")
+	cPut, cVerify                  = contract("Put"), contract("VerifyUDP")
+)
+
 // helpers are the names of Impl's optional functions beyond Checksum,
 // Update and New, in the order of its fields.
 var helpers = []string{"Combine", "Put", "PseudoHeaderSum", "FinishUDP", "UpdateUDP", "UpdateUDP6", "VerifyUDP"}
@@ -203,6 +254,7 @@ func NewSuite(impl Impl) equiv.Suite {
 				c.size = r.Size
 				return runProperties(c, r)
 			}, Unchecked: unchecked(impl, append([]string{"Update", "New"}, helpers...)...)},
+			{Name: equiv.MethodScale, Func: withChecker(impl, runScale), Unchecked: every, Split: true, Long: true},
 		},
 		Targets:  []equiv.FuzzTarget{fuzzTarget(impl)},
 		Corpus:   corpus.FS,

@@ -37,7 +37,7 @@ func ExampleCheck() {
 	fmt.Printf("%s/%s caught %s on %d byte (%s): got %s, want %s\n", ce.Pair, ce.Method, ce.Func, len(ce.Input), ce.Args, ce.Got, ce.Want)
 	// Output:
 	// <nil>
-	// checksum/vectors caught Sum on 1 byte (initial=0x0000 align=0 cap=len+1): got 0x0000, want 0xf200
+	// checksum/vectors caught Sum on 1 byte (initial=0x0000 align=0 cap=len+1 after an unmapped page): got 0x0000, want 0xf200
 }
 
 // CheckInput checks one input of the fuzz target: here the RFC 1071 §3
@@ -67,6 +67,6 @@ func ExampleExclude() {
 		}))
 	fmt.Println(err)
 	// Output:
-	// vectors 45 [excluded "odd lengths": 42 inputs]
+	// vectors 50 [excluded "odd lengths": 42 inputs]
 	// <nil>
 }

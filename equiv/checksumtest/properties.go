@@ -101,6 +101,7 @@ func drawData(r *equiv.Run, t *rapid.T, byteGen *rapid.Generator[byte], k int, i
 // machine is the Digest as a state machine: the implementation's Digest
 // and the reference's, given the same actions.
 type machine struct {
+	c      *checker // whose harness places each Write's p
 	d      Digest
 	model  *ref.Digest
 	since  []byte   // bytes written since the last Reset
@@ -116,8 +117,8 @@ const maxSteps = 60
 // returned and Sum16 with the reference's, unless the bytes written since
 // the last Reset are out of scope.
 func (c *checker) digestMachine(r *equiv.Run, t *rapid.T, byteGen *rapid.Generator[byte]) error {
-	m := &machine{model: ref.New()}
-	if p := equiv.Catch(func() { m.d = c.impl.New() }); p != nil {
+	m := &machine{model: ref.New(), c: c}
+	if p := equiv.Catch(func() { m.d = c.newDigest() }); p != nil {
 		return mismatch(site{}, m.input(), "", "a Digest", p)
 	}
 	for range rapid.IntRange(0, maxSteps).Draw(t, "steps") {
@@ -153,22 +154,40 @@ func (m *machine) step(action string, data []byte) string {
 		}
 		m.since = append(m.since, data...)
 		m.model.Write(data)
-		if n, err := m.d.Write(data); n != len(data) || err != nil {
-			return fmt.Sprintf("Write(%d bytes) = %d, %v", len(data), n, err)
+		if p := m.write(data); p != "" {
+			return p
 		}
 	case "Reset":
 		m.steps = append(m.steps, action)
 		m.since, m.splits = m.since[:0], m.splits[:0]
+		m.c.h.Note(cReset)
 		m.d.Reset()
 		m.model.Reset()
 	case "Sum":
 		m.steps = append(m.steps, action)
+		m.c.h.Note(cDigestSum)
 		if got, want := m.d.Sum(nil), m.model.Sum(nil); !bytes.Equal(got, want) {
 			return fmt.Sprintf("Sum(nil) = %x, want %x", got, want)
 		}
 	}
-	if got := m.d.Sum16(); got != m.model.Sum16() {
+	if got := m.c.sum16(m.d); got != m.model.Sum16() {
 		return fmt.Sprintf("Sum16() = %#04x", got)
+	}
+	return ""
+}
+
+// write writes data to the Digest, placed by the harness at an alignment
+// that moves with the steps, and describes a wrong count or a memory
+// flaw, or returns "".
+func (m *machine) write(data []byte) string {
+	k := m.c.h.Call(cWrite)
+	defer k.End()
+	p := k.Bytes(0, data, len(m.steps)*7&63)
+	if n, err := m.d.Write(p); n != len(data) || err != nil {
+		return fmt.Sprintf("Write(%d bytes) = %d, %v", len(data), n, err)
+	}
+	if f := k.Flaw(); f != "" {
+		return fmt.Sprintf("Write(%d bytes %s) %s", len(data), k.Layout(0), f)
 	}
 	return ""
 }
