@@ -29,6 +29,7 @@ type Harness struct {
 	last   *mechCounts
 	marks  []int  // mechanisms every call counts under for now (Marking, Again)
 	n      uint64 // calls begun
+	before func() // called before the next call runs (Before)
 }
 
 // mechCounts counts calls per mechanism, indexed as Mechanisms.
@@ -126,15 +127,39 @@ func (h *Harness) Call(c *Contract) *Call {
 		panic(fmt.Sprintf("equiv: %s: more than %d calls in flight (a Call without End)", c.Func, maxDepth))
 	}
 	k.c, k.active, k.placed = c, true, [maxParams]bool{}
-	h.Note(c)
+	h.count(c)
 	return k
 }
 
 // Note counts a call of the function c declares that places no slice (a
 // Digest's Sum16, a value-only function), for the mechanisms that apply
 // to every call: the watchdog, the concurrent caller, overlap and reuse.
-// Call notes its calls itself.
+// A suite calls it just before the call (Call notes its calls itself).
 func (h *Harness) Note(c *Contract) {
+	h.runBefore()
+	h.count(c)
+}
+
+// Before has f called just before the next call runs (Call.Do, or the
+// call Note counts): an overlap lane (Run.Overlap) passes its wait, so
+// that the two lanes' calls of the implementation start together, their
+// inputs placed and the reference's results computed. It reports whether
+// an earlier f was still waiting, which it then replaces.
+func (h *Harness) Before(f func()) bool {
+	pending := h.before != nil
+	h.before = f
+	return pending
+}
+
+func (h *Harness) runBefore() {
+	if f := h.before; f != nil {
+		h.before = nil
+		f()
+	}
+}
+
+// count counts a call of c under the mechanisms that apply to every call.
+func (h *Harness) count(c *Contract) {
 	h.n++
 	if h.cfg.callTimeout > 0 {
 		h.note(c, iWatchdog)
@@ -260,7 +285,10 @@ func (k *Call) Layout(i int) Layout { return k.bufs[i].Layout() }
 
 // Do calls f, the call itself, and returns the panic it raised (a memory
 // fault in it as a *Fault), or nil.
-func (k *Call) Do(f func()) *Panic { return Catch(f) }
+func (k *Call) Do(f func()) *Panic {
+	k.h.runBefore()
+	return Catch(f)
+}
 
 // Flaw judges the memory of every slice placed once the call has
 // returned: "" if all is as the contract allows, else what the call did,

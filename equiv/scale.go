@@ -32,20 +32,19 @@ var scaleDeltas = []int{-65, -64, -33, -8, -1, 0, 1, 7, 31, 63}
 
 // ScaleSizes returns the input lengths of a scale method: 2^k + d for
 // every k from 2^10 to ScaleMaxK and every d of -65, -64, -33, -8, -1, 0,
-// 1, 7, 31 and 63. At Quick the sizes from 2^16 up are sampled: two deltas
-// per power (0 and one drawn), so that the method stays within seconds;
-// at Standard three per power above 2^22, every delta below; at Deep
-// every delta of every power. The NoScale knob stops them below
+// 1, 7, 31 and 63. At Quick the sizes from 2^16 up are sampled: four
+// deltas per power (-1, 0 and 1, for every residue of the length's parity
+// and of its half's, and one drawn), so that the method stays within
+// seconds; at Standard four per power above 2^22, every delta below; at
+// Deep every delta of every power. The NoScale knob stops them below
 // ScaleMin.
 func ScaleSizes(r *Run) []int {
 	var out []int
 	for k := scaleMinK; k <= ScaleMaxK(r); k++ {
 		deltas := scaleDeltas
 		switch {
-		case r.Level() == Quick && k >= 16:
-			deltas = []int{0, scaleDeltas[r.Rand().IntN(len(scaleDeltas))]}
-		case r.Level() == Standard && k > 22:
-			deltas = []int{0, -1, scaleDeltas[r.Rand().IntN(len(scaleDeltas))]}
+		case r.Level() == Quick && k >= 16, r.Level() == Standard && k > 22:
+			deltas = []int{-1, 0, 1, scaleDeltas[r.Rand().IntN(len(scaleDeltas))]}
 		}
 		for _, d := range deltas {
 			n := 1<<k + d

@@ -64,22 +64,27 @@ func checkInput(impl Impl, cfg *equiv.Config, data []byte, initial uint16, planB
 	compared := 0
 	c := newChecker(impl, cfg, func(int) { compared = 1 })
 	defer c.release()
-	p := decodePlan(planBytes, len(data))
+	return c.checkAll(data, initial, decodePlan(planBytes, len(data))), compared
+}
+
+// checkAll checks every function on one input of FuzzChecksum, decoded,
+// and returns the first counterexample.
+func (c *checker) checkAll(data []byte, initial uint16, p plan) *equiv.Counterexample {
 	if ce := c.sum(aligned(p.align), data, initial); ce != nil {
-		return ce, compared
+		return ce
 	}
 	if ce := c.checksum(aligned(p.align), data); ce != nil {
-		return ce, compared
+		return ce
 	}
 	if ce := c.digest(aligned(p.align), data, p.splits); ce != nil {
-		return ce, compared
+		return ce
 	}
 	if p.update != nil {
 		if ce := c.update(p.update[0], p.update[1], p.update[2]); ce != nil {
-			return ce, compared
+			return ce
 		}
 	}
-	return checkHelpers(c, p, data, initial), compared
+	return checkHelpers(c, p, data, initial)
 }
 
 // checkHelpers checks the helpers on the values of p's helper section, if

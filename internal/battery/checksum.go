@@ -50,7 +50,7 @@ func sumImpl(sum func(bug bool) func([]byte, uint16) uint16) func(bool) checksum
 // Digest's and Update's, then the helpers', then the contract's
 // (checksum_contract.go, checksum_digest.go).
 func checksumCatalogue() []checksumBug {
-	return append(append(sumBugs(), helperBugs()...), contractBugs()...)
+	return append(append(append(sumBugs(), helperBugs()...), contractBugs()...), scaleBugs()...)
 }
 
 func sumBugs() []checksumBug {

@@ -2,6 +2,7 @@ package battery
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/equivcheck/equivcheck/equiv/checksumtest"
 	ref "github.com/equivcheck/equivcheck/reference/checksum"
@@ -55,6 +56,8 @@ func pairDigestImpl(kind string) func(bool) checksumtest.Impl {
 // not depend on how the data is cut).
 type pairDigest struct {
 	sum     uint64  // the words so far, unfolded (2^48 words before it wraps)
+	writes  int     // "lazy-after-512-writes": how many Writes so far
+	lazy    uint32  // "lazy-after-512-writes": the words after the 512th, in 32 bits
 	pending []byte  // the odd byte awaiting its pair: nil or one byte
 	hold    [1]byte // where pending is kept
 	out     [2]byte // "sum-internal-array": what Sum(nil) returns
@@ -63,6 +66,9 @@ type pairDigest struct {
 
 func (d *pairDigest) Write(p []byte) (int, error) {
 	n := len(p)
+	if d.writes++; d.bug == "lazy-after-512-writes" && d.writes > 512 {
+		return d.writeLazy(p), nil
+	}
 	if len(d.pending) == 1 && len(p) > 0 {
 		d.sum += uint64(d.pending[0])<<8 | uint64(p[0])
 		d.pending, p = nil, p[1:]
@@ -84,9 +90,27 @@ func (d *pairDigest) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// writeLazy is Write past the 512th in the "lazy-after-512-writes" bug:
+// the words go into a 32-bit sum, whose carries out are lost.
+func (d *pairDigest) writeLazy(p []byte) int {
+	n := len(p)
+	if len(d.pending) == 1 && len(p) > 0 {
+		d.lazy += uint32(d.pending[0])<<8 | uint32(p[0])
+		d.pending, p = nil, p[1:]
+	}
+	for ; len(p) > 1; p = p[2:] {
+		d.lazy += uint32(binary.BigEndian.Uint16(p))
+	}
+	if len(p) == 1 {
+		d.hold[0] = p[0]
+		d.pending = d.hold[:]
+	}
+	return n
+}
+
 // Sum16 is the running sum, a pending byte padded on the right.
 func (d *pairDigest) Sum16() uint16 {
-	s := d.sum
+	s := d.sum + uint64(d.lazy)
 	if len(d.pending) == 1 {
 		s += uint64(d.pending[0]) << 8
 	}
@@ -105,12 +129,18 @@ func (d *pairDigest) Sum(b []byte) []byte {
 	case d.bug == "sum-internal-array" && b == nil:
 		binary.BigEndian.PutUint16(d.out[:], c)
 		return d.out[:]
+	case d.bug == "sum-word-store" && cap(b)-len(b) >= 8:
+		w := b[len(b) : len(b)+8]
+		binary.BigEndian.PutUint64(w, binary.BigEndian.Uint64(w)&(1<<48-1)|uint64(c)<<48)
+		return b[:len(b)+2]
+	case d.bug == "sum-room-off-by-two" && cap(b)-len(b) < 4:
+		return binary.BigEndian.AppendUint16(slices.Clip(b), c)
 	}
 	return binary.BigEndian.AppendUint16(b, c)
 }
 
 func (d *pairDigest) Reset() {
-	d.sum = 0
+	d.sum, d.lazy, d.writes = 0, 0, 0
 	if d.bug != "reset-keeps-odd" {
 		d.pending = nil
 	}

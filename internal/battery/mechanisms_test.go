@@ -54,6 +54,27 @@ var mechanisms = []struct {
 	{"keep", &contractknob.NoKeep, nil, "", true, []string{
 		"checksum/digest/sum-internal-array", "quic/append/static-buffer",
 	}},
+	// Issue 29's mechanisms. NoEdges lays every slice out between
+	// canaries: no unmapped page flush against an input, no read-only
+	// octets flush against a writable range.
+	{"edges", &contractknob.NoEdges, equiv.EdgeSkip, "", false, []string{
+		"checksum/put/word-store-rmw", "checksum/digest/sum-word-store", "checksum/sum/tail-word-over-read",
+	}},
+	{"exact-append", &contractknob.NoExactAppend, nil, "", false, []string{
+		"checksum/digest/sum-room-off-by-two",
+	}},
+	{"reuse", &contractknob.NoReuse, nil, "", false, []string{
+		"checksum/sum/memo-by-address",
+	}},
+	{"history", &contractknob.NoHistory, nil, "", false, []string{
+		"checksum/digest/lazy-after-512-writes",
+	}},
+	{"scale", &contractknob.NoScale, nil, "", false, []string{
+		"checksum/sum/wide-path-tail",
+	}},
+	{"overlap", &contractknob.NoOverlap, nil, "", false, []string{
+		"checksum/sum/trylock-fallback",
+	}},
 }
 
 // TestMechanisms shows that each mechanism is what catches its bugs: with
