@@ -51,6 +51,10 @@ type Suite struct {
 	// of a call that did not return (WithCallTimeout). Without it, the
 	// report prints the input with %+v.
 	Describe func(input any) *Counterexample
+	// Serial declares an implementation documented as not safe for
+	// concurrent use, as the option Serial does for one run: every run
+	// of the suite is serial.
+	Serial bool
 }
 
 // Method is one verification method of a suite.
@@ -133,6 +137,9 @@ type Result struct {
 func Check(s Suite, opts ...Option) error {
 	if s.Err != nil {
 		return s.Err
+	}
+	if s.Serial {
+		opts = append(opts[:len(opts):len(opts)], Serial())
 	}
 	cfg := NewConfig(opts...)
 	var errs []error
