@@ -139,7 +139,8 @@ func appendSpare(n, align, k int) int {
 // boundary can fall at hi, flush before where one can fall at lo (at an
 // alignment where both can, by n's seventh bit). A slice it may not write
 // is flush against an unmapped page; a writable range against read-only
-// octets, or past its end, every other time, against an unmapped page.
+// octets, or, where it spans the whole slice at that side, every other
+// time (by n's eighth bit) against an unmapped page.
 func edgeFor(n, align, lo, hi int, writes bool) Edge {
 	if !writes {
 		lo, hi = 0, n // the slice itself meets the page
@@ -151,10 +152,11 @@ func edgeFor(n, align, lo, hi int, writes bool) Edge {
 	if after && before {
 		after, before = n>>6&1 == 0, n>>6&1 == 1
 	}
+	guard := !writes || n>>7&1 == 1
 	switch {
-	case after && (!writes || n>>7&1 == 1 && hi == n):
+	case after && guard && hi == n:
 		return GuardAfter
-	case before && !writes:
+	case before && guard && lo == 0:
 		return GuardBefore
 	case after:
 		return ReadOnlyAfter

@@ -105,7 +105,7 @@ func (c *concurrent) loop(inputs []seedInput, rng *rand.Rand) {
 		var ce *Counterexample
 		var n int
 		if p := Catch(func() { ce, n = in.target.Check(c.cfg, vals) }); p != nil {
-			c.err = fmt.Errorf("the concurrent caller's check of %s panicked: %v\n%s", in.target.Name, p.Value, p.Stack)
+			c.err = fmt.Errorf("the concurrent caller's check of %s panicked: %v\n%s", in.target.Name, p.Value, StackOf(p))
 			return
 		}
 		c.calls.Add(int64(n))

@@ -74,9 +74,9 @@ const (
 	// WritesPrefix: a byte slice of which the function writes a prefix
 	// the suite names per call (Put's two octets), and nothing else.
 	WritesPrefix
-	// Appends: a byte slice the function appends to: it writes
-	// b[len(b):len(b)+n] in place when the capacity allows n more octets,
-	// and nothing else, never b[:len(b)].
+	// Appends: a byte slice the function appends n octets to: it may
+	// write b[len(b):min(cap(b), len(b)+n)] in place, and nothing else,
+	// never b[:len(b)].
 	Appends
 	// ReadsFrom: an io.Reader or io.ByteReader the function reads from,
 	// whose (n, err) results follow io's contract in all its forms.
@@ -172,12 +172,16 @@ func (c *Contract) Applies(m Mechanism) (bool, string) {
 	slice := func(p Param) bool { return p.Access.bytes() }
 	stream := func(p Param) bool { return !p.Access.bytes() }
 	switch m {
-	case MechSpare, MechGuard:
+	case MechSpare:
 		if !c.has(slice) {
 			return false, "takes no byte slice"
 		}
+	case MechGuard:
+		if !c.has(func(p Param) bool { return p.Access.bytes() && p.Access != Appends }) {
+			return false, "takes no byte slice but one it appends to, whose ends the neighbours mechanism places at read-only pages"
+		}
 	case MechReadOnly:
-		if !c.has(func(p Param) bool { return p.Access == Reads || p.Access == Appends }) {
+		if !c.has(func(p Param) bool { return p.Access == Reads }) {
 			return false, "may write some of every byte slice it is given"
 		}
 	case MechNeighbours:

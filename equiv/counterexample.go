@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"strings"
 )
@@ -129,7 +130,11 @@ func HexAt(b []byte, at int) string {
 // Panic is a recovered panic: its value and the stack where it happened.
 type Panic struct {
 	Value any
+	// Stack is the stack, formatted; StackOf fills it in from the
+	// program counters Catch recorded, so that a panic nobody reports
+	// (one the reference raises too) costs no formatting.
 	Stack string
+	pcs   []uintptr
 }
 
 // Catch calls f and returns the panic it raised, with its stack, or nil.
@@ -146,7 +151,8 @@ func Catch(f func()) (p *Panic) {
 			if f := faultOf(v); f != nil {
 				v = f
 			}
-			p = &Panic{Value: v, Stack: string(debug.Stack())}
+			pcs := make([]uintptr, 64)
+			p = &Panic{Value: v, pcs: pcs[:runtime.Callers(2, pcs)]}
 		}
 	}()
 	f()
@@ -161,10 +167,23 @@ func PanicValue(p *Panic) any {
 	return p.Value
 }
 
-// StackOf returns p's stack, or "" if p is nil.
+// StackOf returns p's stack, or "" if p is nil: the functions from the
+// panic's site up, each with its file and line.
 func StackOf(p *Panic) string {
 	if p == nil {
 		return ""
+	}
+	if p.Stack == "" && len(p.pcs) > 0 {
+		var b strings.Builder
+		frames := runtime.CallersFrames(p.pcs)
+		for {
+			f, more := frames.Next()
+			fmt.Fprintf(&b, "%s\n\t%s:%d\n", f.Function, f.File, f.Line)
+			if !more {
+				break
+			}
+		}
+		p.Stack = b.String()
 	}
 	return p.Stack
 }

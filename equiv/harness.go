@@ -244,9 +244,10 @@ func (k *Call) Prefix(i int, data []byte, align, w int) []byte {
 // Append places data for parameter i, a slice to which the function
 // appends w octets (Appends), with the spare capacity of the append
 // schedule: exactly w, one less, one more, and each of 0 to 8 (and more)
-// in turn. Where the room suffices, the function may write those w
-// octets in place and nothing else; where it does not, nothing of the
-// slice's array at all, which then lies on read-only pages.
+// in turn. The function may write the room it has in place, up to the w
+// octets appended (an append of one octet at a time fills what room
+// there is before it moves to a new array), and nothing else: not
+// b[:len(b)], not past the appended octets.
 func (k *Call) Append(i int, data []byte, align, w int) []byte {
 	k.param(i, Appends)
 	return k.place(i, Appends, data, len(data), align, w)
@@ -403,11 +404,10 @@ func plan(acc Access, n, align, w int) (Access, int, int, Layout) {
 		if n == 0 && lay.Nil && lay.Spare > 0 {
 			lay.Nil = false
 		}
-		if lay.Spare < w {
-			acc, hi = Reads, 0
-		} else {
-			lo, hi = n, n+w
-		}
+		// An append may fill the room it has in place, octet by octet,
+		// before it moves to a new array (as append(b, v) in a loop
+		// does), and never writes past the octets appended.
+		lo, hi = n, n+min(lay.Spare, w)
 	}
 	if edgeSkip == "" && !lay.Nil {
 		lay.Edge = edgeFor(n, align, lo, hi, acc != Reads)

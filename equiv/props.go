@@ -41,7 +41,7 @@ func (r *Run) Property(name string, n int, prop func(t *rapid.T) error) error {
 			r.Count(1)
 		}
 		if p != nil {
-			return r.Errorf("%s: panic: %v (seed %d)\n%s", name, p.Value, r.cfg.seed, p.Stack)
+			return r.Errorf("%s: panic: %v (seed %d)\n%s", name, p.Value, r.cfg.seed, StackOf(p))
 		}
 		var ce *Counterexample
 		switch {
@@ -69,7 +69,7 @@ func (r *Run) Law(name string, n int, p gopter.Prop) error {
 	params.MinSuccessfulTests = n
 	var res *gopter.TestResult
 	if pn := Catch(func() { _ = withFaultPanics(func() error { res = p.Check(params); return nil }) }); pn != nil {
-		return r.Errorf("law %q: panic: %v (seed %d)\n%s", name, pn.Value, r.cfg.seed, pn.Stack)
+		return r.Errorf("law %q: panic: %v (seed %d)\n%s", name, pn.Value, r.cfg.seed, StackOf(pn))
 	}
 	r.Count(res.Succeeded)
 	switch {

@@ -154,7 +154,7 @@ func (c *checker) call(args []reflect.Value, align int) *equiv.Counterexample {
 	}
 	problem := c.differ(got, want)
 	if problem == "" {
-		problem = c.keep(k, args, got)
+		problem = c.keep(k, implArgs, got)
 	}
 	if problem == "" {
 		if f := k.Flaw(); f != "" {
@@ -303,21 +303,22 @@ func asError(v reflect.Value) error {
 	return v.Interface().(error)
 }
 
-// keep keeps alive, for an append to a nil or full buffer, the result
-// the caller owns (equiv.Call.Keep), and describes a kept result that
-// changed since, or returns "".
-func (c *checker) keep(k *equiv.Call, args []reflect.Value, got outcome) string {
+// keep keeps alive, for an append to a nil or full buffer (as it was
+// placed), the result the caller owns (equiv.Call.Keep), and describes a
+// kept result that changed since, or returns "".
+func (c *checker) keep(k *equiv.Call, placed []reflect.Value, got outcome) string {
 	i := c.s.appended
 	if i < 0 || got.panic != nil || len(got.results) == 0 {
 		return ""
 	}
-	in := args[i]
-	if !in.IsNil() && in.Len() < in.Cap() {
-		return ""
+	in, res := placed[i], got.results[0].Bytes()
+	if len(res) <= in.Len() || !in.IsNil() && in.Len() < in.Cap() {
+		return "" // nothing appended (the result is the input), or room to append in place
 	}
-	res := got.results[0].Bytes()
+	was := bytes.Clone(res)
 	ce := k.Keep(res, func(now []byte) *equiv.Counterexample {
-		return &equiv.Counterexample{Got: fmt.Sprintf("an append's result %x, which became %x as later calls ran: it is not the caller's", res, now)}
+		return &equiv.Counterexample{Got: fmt.Sprintf("an append's result %s, which became %s as later calls ran: it is not the caller's",
+			equiv.HexAt(was, -1), equiv.HexAt(now, -1))}
 	})
 	if ce != nil {
 		return " but " + ce.Got

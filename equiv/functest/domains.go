@@ -127,16 +127,20 @@ func (p *param) product(l equiv.Level) (iter.Seq[reflect.Value], int) {
 	}, n
 }
 
-// parts are an array's elements (each the same param) or a struct's fields.
+// parts are an array's elements (each the same param) or a struct's fields
+// (none for other kinds).
 func (p *param) parts() []*param {
-	if p.kind == kArray {
+	switch p.kind {
+	case kStruct:
+		return p.fields
+	case kArray:
 		out := make([]*param, p.t.Len())
 		for i := range out {
 			out[i] = p.elem
 		}
 		return out
 	}
-	return p.fields
+	return nil
 }
 
 // part is element or field i of v, an array or struct of p's type.
@@ -179,6 +183,15 @@ func (p *param) boundaries() []reflect.Value {
 	if p.values != nil {
 		return p.values
 	}
+	return p.bounds
+}
+
+// computeBoundaries builds boundaries' values, once, when the spec is
+// made (its parameters are shared by every goroutine that checks).
+func (p *param) computeBoundaries() {
+	for _, q := range p.parts() {
+		q.computeBoundaries()
+	}
 	var out []reflect.Value
 	switch p.kind {
 	case kBool:
@@ -208,7 +221,7 @@ func (p *param) boundaries() []reflect.Value {
 			out = append(out, reflect.ValueOf(writerArg{Kind: k, At: 3}))
 		}
 	}
-	return out
+	p.bounds = out
 }
 
 // intBoundaries are the boundary values of an integer of bits bits, as

@@ -201,7 +201,14 @@ func (s *spec) describe(in any) *equiv.Counterexample {
 	}
 	args := make([]reflect.Value, len(i.Args))
 	for k, a := range i.Args {
-		args[k] = reflect.ValueOf(a)
+		switch a := a.(type) {
+		case ReaderArg:
+			args[k] = reflect.ValueOf(readerArg(a))
+		case WriterArg:
+			args[k] = reflect.ValueOf(writerArg(a))
+		default:
+			args[k] = reflect.ValueOf(a)
+		}
 	}
 	return s.counterexample(args, "", "", nil)
 }

@@ -40,6 +40,7 @@ type param struct {
 	keeps  bool
 	maxLen int             // of a []byte or string: the longest it takes (MaxLen), or 0
 	values []reflect.Value // the domain Values gave, or nil
+	bounds []reflect.Value // its boundary values, made once (computeBoundaries)
 	gen    generator       // the generator Rapid or Gopter gave, or nil
 }
 

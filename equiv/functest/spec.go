@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/equivcheck/equivcheck/equiv"
 )
@@ -46,6 +47,9 @@ func newSpec(name string, ref, impl reflect.Value, t reflect.Type, opts []Option
 		if err := o(s); err != nil {
 			return nil, fmt.Errorf("functest: %s: %w", name, err)
 		}
+	}
+	for _, p := range s.params {
+		p.computeBoundaries()
 	}
 	s.contract = s.deriveContract()
 	return s, nil
@@ -131,20 +135,32 @@ func (s *spec) suite() equiv.Suite {
 		Corpus:   s.seeds(),
 		Describe: s.describe,
 	}
-	suite.Methods[2].Skip = equiv.GuardSkip()
-	if !s.hasBuffers() {
+	suite.Methods[2].Skip = equiv.EdgeSkip()
+	if !s.has(kBytes, kString) {
 		suite.Methods[2].Skip = "the function takes no []byte or string: no buffer to place at a guard page"
-		suite.Methods[4].Skip = "the function takes no []byte, string, reader or writer: it has no length axis"
+	}
+	if !s.scales() {
+		suite.Methods[4].Skip = "the function takes no []byte, string or reader of 32 KiB or more: it has no length axis"
 	}
 	suite.Serial = s.serial
 	return suite
 }
 
-// hasBuffers reports whether some parameter is a []byte, a string, a
-// reader or a writer.
-func (s *spec) hasBuffers() bool {
+// has reports whether some parameter is of one of kinds.
+func (s *spec) has(kinds ...kind) bool {
 	for _, p := range s.params {
-		if p.kind == kBytes || p.kind == kString || p.kind == kReader || p.kind == kWriter {
+		if slices.Contains(kinds, p.kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// scales reports whether the scale method has a parameter to grow: a
+// []byte, string or reader that may hold ScaleMin octets.
+func (s *spec) scales() bool {
+	for _, p := range s.params {
+		if (p.kind == kBytes || p.kind == kString || p.kind == kReader) && (p.maxLen == 0 || p.maxLen >= equiv.ScaleMin) {
 			return true
 		}
 	}

@@ -19,7 +19,9 @@ var readerKinds = []iosource.Kind{iosource.Plain, iosource.OneByte, iosource.Hal
 // implementation each read their own, alike.
 func (a readerArg) reader() io.Reader {
 	k := readerKinds[a.Kind%len(readerKinds)]
-	return iosource.New(k, a.At, a.Data, errBroken)
+	// An offset past the data acts at its end: a reader that fails
+	// there must not first hand out 0, nil for ever.
+	return iosource.New(k, min(a.At, len(a.Data)), a.Data, errBroken)
 }
 
 func (a readerArg) String() string {
@@ -53,18 +55,23 @@ func (a writerArg) String() string {
 // writer returns a fresh writer for a, which records what it accepted.
 func (a writerArg) writer() *recorder { return &recorder{kind: a.Kind % numWriterKinds, at: a.At} }
 
-// recorder is a writer of one of the kinds: Octets is what it accepted.
+// recorder is a writer of one of the kinds, which records what it
+// accepted. It has Write alone (no WriteString, no ReadFrom), so that
+// every octet a function writes goes through the kind's behaviour.
 type recorder struct {
-	bytes.Buffer
+	buf      bytes.Buffer
 	kind, at int
 	failed   bool
 }
+
+// Bytes is what the writer accepted.
+func (w *recorder) Bytes() []byte { return w.buf.Bytes() }
 
 func (w *recorder) Write(p []byte) (int, error) {
 	switch w.kind {
 	case writerShort:
 		n := min(len(p), max(w.at, 1))
-		w.Buffer.Write(p[:n])
+		w.buf.Write(p[:n])
 		if n < len(p) {
 			return n, io.ErrShortWrite
 		}
@@ -73,18 +80,18 @@ func (w *recorder) Write(p []byte) (int, error) {
 		if w.failed {
 			return 0, errBroken
 		}
-		if room := w.at - w.Len(); room < len(p) {
-			w.Buffer.Write(p[:max(room, 0)])
+		if room := w.at - w.buf.Len(); room < len(p) {
+			w.buf.Write(p[:max(room, 0)])
 			w.failed = true
 			return max(room, 0), errBroken
 		}
 	case writerFullErr:
-		w.Buffer.Write(p)
-		if !w.failed && w.Len() >= w.at {
+		w.buf.Write(p)
+		if !w.failed && w.buf.Len() >= w.at {
 			w.failed = true
 			return len(p), errBroken
 		}
 		return len(p), nil
 	}
-	return w.Buffer.Write(p)
+	return w.buf.Write(p)
 }
