@@ -55,6 +55,9 @@ type Suite struct {
 	// concurrent use, as the option Serial does for one run: every run
 	// of the suite is serial.
 	Serial bool
+	// Contracts are the contracts of the implementation's functions, as
+	// the suite's harness applies them (see Contract, CheckContracts).
+	Contracts []Contract
 }
 
 // Method is one verification method of a suite.

@@ -256,9 +256,10 @@ func NewSuite(impl Impl) equiv.Suite {
 			}, Unchecked: unchecked(impl, append([]string{"Update", "New"}, helpers...)...)},
 			{Name: equiv.MethodScale, Func: withChecker(impl, runScale), Unchecked: every, Split: true, Long: true},
 		},
-		Targets:  []equiv.FuzzTarget{fuzzTarget(impl)},
-		Corpus:   corpus.FS,
-		Describe: describe,
+		Targets:   []equiv.FuzzTarget{fuzzTarget(impl)},
+		Corpus:    corpus.FS,
+		Describe:  describe,
+		Contracts: contracts,
 	}
 }
 

@@ -164,7 +164,12 @@ func (c *checker) call(args []reflect.Value, align int) *equiv.Counterexample {
 	if problem == "" {
 		return nil
 	}
-	return c.s.counterexample(args, c.s.formatOutcome(got)+strings.TrimRight(problem, " "), c.s.formatOutcome(want), got.panic)
+	ce := c.s.counterexample(args, c.s.formatOutcome(got)+strings.TrimRight(problem, " "), c.s.formatOutcome(want), got.panic)
+	ce.FuzzArgs = []any{c.s.encodeArgs(args, align)}
+	if lay := k.Layout(0); len(c.s.contract.Params) > 0 && lay.Edge != equiv.EdgeNone {
+		ce.Args += " " + lay.String()
+	}
+	return ce
 }
 
 // callRef calls the reference on fresh copies of args.
@@ -367,7 +372,7 @@ func formatResult(v reflect.Value) string {
 // input that decodes to args.
 func (s *spec) counterexample(args []reflect.Value, got, want string, p *equiv.Panic) *equiv.Counterexample {
 	ce := &equiv.Counterexample{Func: s.name, Got: got, Want: want, Stack: equiv.StackOf(p),
-		FuzzTarget: s.fuzzName(), FuzzArgs: []any{s.encodeArgs(args)}}
+		FuzzTarget: s.fuzzName(), FuzzArgs: []any{s.encodeArgs(args, 0)}}
 	var rest []string
 	for i, p := range s.params {
 		if ce.Input == nil && (p.kind == kBytes || p.kind == kString) {

@@ -9,11 +9,11 @@ import (
 	fuzz "github.com/AdaLogics/go-fuzz-headers"
 )
 
-// The fuzz target of a derived suite takes one []byte, from which the
-// function's arguments are read in order with go-fuzz-headers'
-// ConsumeFuzzer, so that the fuzzer's mutations reach every parameter and
-// any input decodes (a value the data runs out before is its zero). Each
-// kind reads:
+// The fuzz target of a derived suite takes one []byte, from which an
+// octet of alignment and the function's arguments are read in order with
+// go-fuzz-headers' ConsumeFuzzer, so that the fuzzer's mutations reach
+// every parameter and any input decodes (a value the data runs out before
+// is its zero). Each kind reads:
 //
 //   - []byte, string: a big-endian uint32 length n, then n octets (n
 //     modulo the octets left, plus one);
@@ -218,19 +218,23 @@ func encodeAddr(b []byte, a netip.Addr) []byte {
 	return append(append(b, 2), v[:]...)
 }
 
-// decodeArgs reads every argument from data.
-func (s *spec) decodeArgs(data []byte) []reflect.Value {
+// decodeArgs reads every argument from data, after the octet whose low
+// six bits are the alignment of the implementation's buffers (so that a
+// counterexample found at one replays at it: the harness lays a slice
+// flush against a page at one alignment only).
+func (s *spec) decodeArgs(data []byte) ([]reflect.Value, int) {
 	c := &source{c: fuzz.NewConsumer(data), left: len(data)}
+	align, _ := c.byte()
 	args := make([]reflect.Value, len(s.params))
 	for i, p := range s.params {
 		args[i] = p.decode(c)
 	}
-	return args
+	return args, int(align & 63)
 }
 
-// encodeArgs is the fuzz input that decodes to args.
-func (s *spec) encodeArgs(args []reflect.Value) []byte {
-	var b []byte
+// encodeArgs is the fuzz input that decodes to args at align.
+func (s *spec) encodeArgs(args []reflect.Value, align int) []byte {
+	b := []byte{byte(align)}
 	for i, p := range s.params {
 		b = p.encode(b, args[i])
 	}

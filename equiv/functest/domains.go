@@ -309,8 +309,13 @@ var addrBoundaries = []netip.Addr{
 }
 
 // contentClasses are the content classes of octets: all zero, all 0xFF,
-// alternating 0xFF and 0x00, and random.
-var contentClasses = []string{"zeros", "ones", "alternating", "random"}
+// alternating 0xFF and 0x00, random, the digit 9 (a number that
+// overflows every integer type from 20 digits on) and printable ASCII
+// text.
+var contentClasses = []string{"zeros", "ones", "alternating", "random", "nines", "text"}
+
+// classRandom is contentClasses' random class.
+const classRandom = 3
 
 // fillClass fills b with content class c.
 func fillClass(rng *rand.Rand, b []byte, c int) {
@@ -322,6 +327,10 @@ func fillClass(rng *rand.Rand, b []byte, c int) {
 			b[i] = 0xff
 		case 2:
 			b[i] = ^byte(i&1) * 0xff
+		case 4:
+			b[i] = '9'
+		case 5:
+			b[i] = byte(' ' + rng.IntN(95))
 		default:
 			b[i] = byte(rng.Uint32())
 		}

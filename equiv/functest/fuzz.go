@@ -29,9 +29,9 @@ func (s *spec) fuzzName() string {
 	return b.String()
 }
 
-// target is the suite's fuzz target: one []byte, from which every
-// argument is decoded (codec.go), checked as every method checks an
-// input, at an alignment the data's length picks.
+// target is the suite's fuzz target: one []byte, from which the alignment
+// and every argument are decoded (codec.go), checked as every method
+// checks an input.
 func (s *spec) target() equiv.FuzzTarget {
 	return equiv.FuzzTarget{
 		Name:   s.fuzzName(),
@@ -42,7 +42,8 @@ func (s *spec) target() equiv.FuzzTarget {
 			compared := 0
 			c := newChecker(s, cfg, func(int) { compared = 1 })
 			defer c.release()
-			return c.compare(s.decodeArgs(data), len(data)&63), compared
+			args, align := s.decodeArgs(data)
+			return c.compare(args, align), compared
 		},
 	}
 }
@@ -53,7 +54,7 @@ func (s *spec) target() equiv.FuzzTarget {
 func (s *spec) seeds() fs.FS {
 	fsys := fstest.MapFS{}
 	add := func(args []reflect.Value) {
-		data := equiv.MarshalFuzzInput(s.encodeArgs(args))
+		data := equiv.MarshalFuzzInput(s.encodeArgs(args, len(fsys)&63))
 		sum := sha256.Sum256(data)
 		fsys[fmt.Sprintf("%s/%x", s.name, sum[:8])] = &fstest.MapFile{Data: data}
 	}

@@ -29,7 +29,7 @@ func runGuard(c *checker, r *equiv.Run) error {
 		}
 		for n := 0; n <= guardLen && (p.maxLen == 0 || n <= p.maxLen); n++ {
 			b := make([]byte, n)
-			fillClass(rng, b, 3)
+			fillClass(rng, b, classRandom)
 			for e, align := range []int{0, -n & 63} {
 				args := c.s.cycled(base, i, 2*n+e)
 				args[i] = p.fromBytes(b)

@@ -37,7 +37,7 @@ func runScale(c *checker, r *equiv.Run) error {
 	slices.Sort(sizes)
 	slices.Reverse(sizes)
 	filler := make([]byte, sizes[0])
-	fillClass(rand.New(rand.NewPCG(r.Config().Seed(), 0x5ca1e)), filler, 3)
+	fillClass(rand.New(rand.NewPCG(r.Config().Seed(), 0x5ca1e)), filler, classRandom)
 	unit := 0
 	for i, p := range c.s.params {
 		if p.kind != kBytes && p.kind != kString && p.kind != kReader || p.maxLen > 0 && p.maxLen < equiv.ScaleMin {

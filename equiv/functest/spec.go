@@ -131,9 +131,10 @@ func (s *spec) suite() equiv.Suite {
 			method(equiv.MethodProperties, runProperties, false),
 			method(equiv.MethodScale, runScale, true),
 		},
-		Targets:  []equiv.FuzzTarget{s.target()},
-		Corpus:   s.seeds(),
-		Describe: s.describe,
+		Targets:   []equiv.FuzzTarget{s.target()},
+		Corpus:    s.seeds(),
+		Describe:  s.describe,
+		Contracts: []equiv.Contract{s.contract},
 	}
 	suite.Methods[2].Skip = equiv.EdgeSkip()
 	if !s.has(kBytes, kString) {
