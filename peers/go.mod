@@ -7,7 +7,10 @@ replace github.com/equivcheck/equivcheck => ../
 require (
 	github.com/equivcheck/equivcheck v0.0.0
 	github.com/gobwas/ws v1.5.0
+	github.com/google/gopacket v1.1.19
+	github.com/gopacket/gopacket v1.7.7
 	github.com/quic-go/quic-go v0.66.0
+	golang.org/x/net v0.63.0
 	gvisor.dev/gvisor v0.0.0-20260905035102-160fafc42237
 )
 
@@ -15,6 +18,8 @@ require (
 	github.com/AdaLogics/go-fuzz-headers v0.0.0-20240806141605-e8a1dd7889d6 // indirect
 	github.com/gobwas/httphead v0.1.0 // indirect
 	github.com/leanovate/gopter v0.2.11 // indirect
+	golang.org/x/exp v0.0.0-20250711185948-6ae5c78190dc // indirect
 	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
 	pgregory.net/rapid v1.3.0 // indirect
 )
