@@ -13,7 +13,9 @@ require (
 	github.com/gorilla/websocket v1.5.3
 	github.com/lxzan/gws v1.8.9
 	github.com/quic-go/quic-go v0.66.0
+	github.com/segmentio/asm v1.2.1
 	golang.org/x/net v0.63.0
+	golang.org/x/text v0.44.0
 	gvisor.dev/gvisor v0.0.0-20260905035102-160fafc42237
 )
 

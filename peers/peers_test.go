@@ -25,6 +25,19 @@ import (
 // it (make peers LEVEL=standard).
 var quick = equiv.WithLevel(equiv.Quick)
 
+// sampledAtQuick makes a quick run compare one unit in n of each long
+// method's domain (equiv.WithSample; every Result says "sampled"), for
+// adapters whose calls cost microseconds each (a frame through a
+// connection, an octet at a time): so that the module's quick run stays
+// within a few minutes on two cores. At EQUIV_LEVEL=standard or deep
+// (make peers LEVEL=standard) the domains run whole.
+func sampledAtQuick(n int) equiv.Option {
+	if l := os.Getenv(equiv.EnvLevel); l != "" && l != "quick" {
+		n = 1
+	}
+	return equiv.WithSample(n)
+}
+
 // vectorsOnly runs the vectors method alone: the divergence checks need
 // one counterexample, not every method's.
 var vectorsOnly = equiv.WithMethods(func(m string) bool { return m == equiv.MethodVectors })
