@@ -11,6 +11,7 @@ require (
 	github.com/google/gopacket v1.1.19
 	github.com/gopacket/gopacket v1.7.7
 	github.com/gorilla/websocket v1.5.3
+	github.com/lucas-clemente/quic-go v0.26.0
 	github.com/lxzan/gws v1.8.9
 	github.com/quic-go/quic-go v0.66.0
 	github.com/segmentio/asm v1.2.1
