@@ -45,4 +45,3 @@ func TestReproduceGopacketVerifyWrites(t *testing.T) {
 	}()
 	udp.VerifyChecksum()
 }
-
