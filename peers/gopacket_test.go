@@ -61,13 +61,13 @@ func gopacketVerifyUDP(src, dst netip.Addr, segment []byte) bool {
 // "valid" for a zero field over IPv6, which RFC 8200 §8.1 says receivers
 // must discard (finding gopacket-2), and a verdict on an IPv4 segment
 // longer than the 16-bit Length field can say, which no IPv4 packet
-// carries (this module's strictness: udp-ipv4-length-limit).
+// carries (this module's strictness: checksum-udp-ipv4-length-limit).
 var gopacketOptions = []equiv.Option{
 	checksumtest.Exclude("VerifyUDP: zero field over IPv6 (finding gopacket-2)", func(in checksumtest.Input) bool {
 		return in.Func == "VerifyUDP" && len(in.Data) >= 8 && in.Data[6] == 0 && in.Data[7] == 0 &&
 			in.Src.Unmap().Is6() && in.Dst.Unmap().Is6()
 	}),
-	checksumtest.Exclude("udp-ipv4-length-limit", func(in checksumtest.Input) bool {
+	checksumtest.Exclude("checksum-udp-ipv4-length-limit", func(in checksumtest.Input) bool {
 		return in.Func == "VerifyUDP" && len(in.Data) > 0xffff && in.Src.Unmap().Is4() && in.Dst.Unmap().Is4()
 	}),
 }

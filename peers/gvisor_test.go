@@ -27,12 +27,13 @@ var gvisorImpl = checksumtest.Impl{
 
 // gvisorOptions leave out what gVisor's API does not take: Combine has no
 // offset and wants its first sum "computed on an even number of bytes",
-// and Put has no result to refuse a short buffer with (it panics).
+// and Put has no result to refuse a short buffer with (it panics). Each
+// is labelled with its clause of docs/strictness.md.
 var gvisorOptions = []equiv.Option{
-	checksumtest.Exclude("Combine at an odd offset", func(in checksumtest.Input) bool {
+	checksumtest.Exclude("checksum-combine-offset", func(in checksumtest.Input) bool {
 		return in.Func == "Combine" && in.Offset%2 != 0
 	}),
-	checksumtest.Exclude("Put into fewer than 2 bytes", func(in checksumtest.Input) bool {
+	checksumtest.Exclude("checksum-put-short-false", func(in checksumtest.Input) bool {
 		return in.Func == "Put" && len(in.Data) < gvisorchecksum.Size
 	}),
 }
@@ -116,10 +117,10 @@ func gvisorPseudoHeaderSum(src, dst netip.Addr, proto uint8, length uint32) (uin
 // requirements). The quick run samples the exhaustive method: its 17.8
 // million Updates through a header cost a microsecond each.
 var gvisorHeaderOptions = []equiv.Option{
-	checksumtest.Exclude("pseudo-refuses-mixed", func(in checksumtest.Input) bool {
+	checksumtest.Exclude("checksum-pseudo-refuses-mixed", func(in checksumtest.Input) bool {
 		return in.Func == "PseudoHeaderSum" && in.Src.IsValid() && in.Dst.IsValid() && in.Src.Unmap().Is4() != in.Dst.Unmap().Is4()
 	}),
-	checksumtest.Exclude("pseudo-32-bit-length", func(in checksumtest.Input) bool {
+	checksumtest.Exclude("checksum-pseudo-32-bit-length", func(in checksumtest.Input) bool {
 		return in.Func == "PseudoHeaderSum" && in.Length > 0xffff
 	}),
 	sampledAtQuick(4),
