@@ -236,8 +236,10 @@ var emptyWriteAfterFailure = utf8validtest.Exclude("utf8-empty-write-fails", fun
 // (docs/peers.md).
 func TestDivergeGobwasUTF8(t *testing.T) {
 	t.Parallel()
+	// The law draws its cases from the seed: seed 1 meets an invalid text
+	// cut at its end (about one seed in eight does not, in 100 cases).
 	props := equiv.WithMethods(func(m string) bool { return m == equiv.MethodProperties })
 	assertDivergence(t, "gobwas/wsutil: an empty Write after a failure (the cut law)",
-		utf8validtest.Check(gobwasUTF8Impl, props, gobwasUTF8Options[0], emptyWriteAfterFailure),
+		utf8validtest.Check(gobwasUTF8Impl, props, gobwasUTF8Options[0], emptyWriteAfterFailure, equiv.WithSeed(1)),
 		`"a Validator fails at one offset however the text is cut"`, `= false`)
 }
