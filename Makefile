@@ -5,7 +5,7 @@ BENCHTIME ?= 1s
 COUNT     ?= 6
 LEVEL     ?= quick
 
-.PHONY: test fuzz libfuzzer bench bench-peers bench-sweep gate lint ci mutation
+.PHONY: test fuzz libfuzzer bench bench-peers bench-sweep gate lint ci mutation peers
 
 test:
 	$(GO) test ./...
@@ -66,6 +66,11 @@ bench-sweep:
 	done
 	$(BENCHSTAT) -col /impl docs/perf/floor.txt > docs/perf/floor-benchstat.txt
 
+# Other modules' implementations through the suites (the nested module
+# peers/, docs/peers.md); LEVEL=standard or deep for the larger domains.
+peers:
+	cd peers && EQUIV_LEVEL=$(LEVEL) $(GO) test -count=1 -timeout 60m ./...
+
 # The release gate; LEVEL=standard or deep for the larger domains.
 gate:
 	$(GO) run ./cmd/equivcheck -level $(LEVEL)
@@ -82,6 +87,7 @@ lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
 	cd bench && $(GO) vet ./...
+	cd peers && $(GO) vet ./...
 
 ci:
 	bash .ci/run

@@ -74,7 +74,9 @@ type Impl struct {
 	// Checksum returns ^Sum(b, 0).
 	Checksum func(b []byte) uint16
 	// Update returns the checksum field after a covered word changes from
-	// old to new (RFC 1624 §3, Eqn. 3).
+	// old to new (RFC 1624 §3, Eqn. 3). Where old == new it returns the
+	// field as it is (RFC 1624 errata 4782), or, for a field of 0xFFFF,
+	// Eqn. 3's 0x0000: both are accepted there.
 	Update func(checksum, old, new uint16) uint16
 	// New returns a Digest whose Sum16 after writing b is Sum(b, 0).
 	New func() Digest

@@ -27,7 +27,7 @@ func (c *checker) laws() []law {
 		{"data followed by its checksum sums to 0xFFFF (RFC 1071 §1)", c.selfCheckLaw()},
 	}
 	if c.impl.Update != nil {
-		ls = append(ls, law{"Update equals recomputing (RFC 1624 §3; 0x0000 where the new data is all zero, §5)", c.updateLaw()})
+		ls = append(ls, law{"Update equals recomputing (RFC 1624 §3; 0x0000 where a word changed and the new data is all zero, §5; 0xFFFF or 0x0000 where nothing changed, errata 4782)", c.updateLaw()})
 	}
 	return append(ls, c.helperLaws()...)
 }
@@ -110,8 +110,10 @@ func (c *checker) selfCheckLaw() gopter.Prop {
 }
 
 // updateLaw: Update gives the checksum of the data with one word changed,
-// except where the new data is all zero: recomputing gives 0xFFFF there,
-// but Eqn. 3 cannot reach one's-complement +0, so gives 0x0000.
+// except where a word changed and the new data is all zero: recomputing
+// gives 0xFFFF there, but Eqn. 3 cannot reach one's-complement +0, so
+// gives 0x0000. Where nothing changed over all-zero data, the field
+// 0xFFFF stays (RFC 1624 errata 4782) or becomes Eqn. 3's 0x0000.
 func (c *checker) updateLaw() gopter.Prop {
 	return prop.ForAll(func(words []uint16, i int, m2 uint16) bool {
 		if len(words) == 0 {
@@ -125,6 +127,9 @@ func (c *checker) updateLaw() gopter.Prop {
 		got := l.update(before, words[i], m2)
 		if slices.ContainsFunc(after, func(w uint16) bool { return w != 0 }) {
 			return l.holds(got == ^l.sum(wordsBytes(after), 0))
+		}
+		if words[i] == m2 {
+			return l.holds(got == before || got == 0x0000)
 		}
 		return l.holds(got == 0x0000)
 	}, gen.SliceOf(gen.OneGenOf(gen.UInt16(), gen.Const(uint16(0)), gen.Const(uint16(0xffff)))).WithLabel("words"),

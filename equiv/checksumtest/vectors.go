@@ -60,6 +60,21 @@ func runVectors(c *checker, r *equiv.Run) error {
 		ce.Args += " vector=" + strconv.Quote("RFC 1624 §4")
 		return r.Fail(ce)
 	}
+	// RFC 1624 errata 4782: an update that changes nothing leaves the
+	// field alone. Its example, HC 0x0000 with m = m' = 0x5555, keeps
+	// 0x0000 under Eqn. 3 too once the end-around carry is added
+	// (~(ffff + aaaa + 5555) = ~ffff = 0; errata 5864); a field of 0xFFFF,
+	// the checksum of all-zero data, is where Eqn. 3 gives 0x0000
+	// instead, which callUpdate accepts beside the reference's 0xFFFF.
+	for _, u := range [][4]uint16{{0x0000, 0x5555, 0x5555, 0x0000}, {0xffff, 0x0000, 0x0000, 0xffff}} {
+		if got := ref.Update(u[0], u[1], u[2]); got != u[3] {
+			return r.Errorf("reference Update(%#04x, %#04x, %#04x) = %#04x, want %#04x (RFC 1624 errata 4782): the oracle is wrong", u[0], u[1], u[2], got, u[3])
+		}
+		if ce := c.update(u[0], u[1], u[2]); ce != nil {
+			ce.Args += " vector=" + strconv.Quote("RFC 1624 errata 4782")
+			return r.Fail(ce)
+		}
+	}
 	return runHelperVectors(c, r)
 }
 

@@ -58,24 +58,83 @@ type Impl struct {
 	// Name labels the implementation in messages ("avx2"); it may be empty.
 	Name string
 
-	ParseVarint        func(b []byte) (uint64, int, error)
-	AppendVarint       func(b []byte, v uint64) []byte
+	// ParseVarint decodes the variable-length integer at the start of b
+	// (RFC 9000 §16) and returns its value and its encoded length n (1,
+	// 2, 4 or 8, from the first byte's two top bits), ignoring the bytes
+	// after it; non-minimal encodings are accepted. On an empty or short
+	// b it returns 0, 0 and quic.ErrTruncated: n is 0 on every error
+	// (MapErrors maps another error onto ErrTruncated; the 0, 0 is
+	// compared as it is).
+	ParseVarint func(b []byte) (uint64, int, error)
+	// AppendVarint appends the shortest encoding of v to b and returns
+	// the extended slice, writing in place when b has room and nothing
+	// past the appended bytes; it panics if v > quic.MaxVarint (2^62-1)
+	// (AnyPanic accepts another panic value).
+	AppendVarint func(b []byte, v uint64) []byte
+	// DecodePacketNumber recovers a full packet number from the pnLen-byte
+	// truncated one, given largest, the largest packet number processed
+	// so far in the space (RFC 9000 §17.1, Appendix A.3); largest =
+	// math.MaxUint64 means none yet. It uses only the low 8*pnLen bits of
+	// truncated: the suite passes values with higher bits set
+	// (docs/strictness.md, quic-pn-masks-truncated). It panics if pnLen is
+	// not in 1..4 or largest is in [2^62, 2^64-2].
 	DecodePacketNumber func(largest, truncated uint64, pnLen int) uint64
-	ParseHeader        func(b []byte, shortDCIDLen int) (quic.Header, error)
-	Packets            func(datagram []byte, shortDCIDLen int) iter.Seq2[quic.Header, error]
+	// ParseHeader parses the header of the first packet in the datagram b
+	// as reference/quic.ParseHeader does (RFC 8999 §5, RFC 9000 §17, RFC
+	// 9369 §3), shortDCIDLen being the length of a short header's
+	// Destination Connection ID (0..quic.MaxCIDLen, else
+	// ErrInvalidArgument). It returns a quic.Header built with
+	// quic.NewHeader whose slices alias b (same offsets, lengths and
+	// capacities as the reference's), or the zero Header and the
+	// reference's error for the first field bad in wire order (a short
+	// 1-RTT packet comes back complete with ErrPacketTooShort). It never
+	// writes b.
+	ParseHeader func(b []byte, shortDCIDLen int) (quic.Header, error)
+	// Packets yields the header of each packet coalesced in the datagram
+	// (RFC 9000 §12.2), as reference/quic.Packets does: an error in the
+	// first packet is yielded once and ends the walk; bytes after a
+	// packet that cannot start one are yielded once, last, as
+	// ErrTrailingBytes with a Header of Type TypeNone; a packet whose
+	// DCID differs from the first packet's comes with ErrDCIDMismatch.
+	// The sequence may be ranged more than once and stops when the loop
+	// body returns false.
+	Packets func(datagram []byte, shortDCIDLen int) iter.Seq2[quic.Header, error]
 
-	// ParseHeaderWith and PacketsWith take reference/quic's Options:
-	// each datagram is parsed with none and with GreaseQUICBit, and with
-	// undefined option bits (ErrInvalidArgument).
+	// ParseHeaderWith and PacketsWith are ParseHeader and Packets with
+	// reference/quic's Options: each datagram is parsed with none and
+	// with GreaseQUICBit (a cleared Fixed Bit accepted, RFC 9287), and
+	// option bits no option defines are ErrInvalidArgument, before b is
+	// looked at.
 	ParseHeaderWith func(b []byte, shortDCIDLen int, opts quic.Options) (quic.Header, error)
 	PacketsWith     func(datagram []byte, shortDCIDLen int, opts quic.Options) iter.Seq2[quic.Header, error]
-	// ReadVarint and PeekVarint read from the suite's streams: readers
-	// and peekers over the input that end, or fail, where the domain
-	// says, and record what they were asked for.
+	// ReadVarint reads one variable-length integer from r, one ReadByte
+	// per byte and never past it, and returns its value and the number
+	// of bytes consumed. On error the value is 0 and the count the bytes
+	// read: 0 with r's error if r fails before the first byte (io.EOF at
+	// its end), io.ErrUnexpectedEOF if r ends inside the integer, r's
+	// error as it is if r fails otherwise (reference/quic.ReadVarint).
+	// The suite's streams are readers over the input that end or fail
+	// where the domain says (a *bytes.Reader already read into, a
+	// *bufio.Reader, one whose ReadByte calls ReadVarint) and record
+	// what they were asked for.
 	ReadVarint func(r io.ByteReader) (uint64, int, error)
+	// PeekVarint decodes the integer at p's position without consuming
+	// it: it calls p.Peek(1) and then, for an integer longer than one
+	// byte, p.Peek(n), and nothing else, taking the length from the
+	// first Peek's byte and the value from the second's bytes. It
+	// returns the value and the length; on error the value is 0, and
+	// the length 0 if the first Peek returned no byte (with Peek's
+	// error), else the announced length with Peek's error, io.EOF turned
+	// into io.ErrUnexpectedEOF; a short Peek with a nil error is
+	// io.ErrNoProgress (reference/quic.PeekVarint). The suite's Peekers
+	// include one that returns other top bits on the second Peek.
 	PeekVarint func(p quic.Peeker) (uint64, int, error)
-	// AppendVarintWithLen is checked onto empty, full and roomy buffers,
-	// the bytes after the appended ones included.
+	// AppendVarintWithLen appends v encoded on exactly n bytes (RFC 9000
+	// §16 allows any of the four widths) and returns the extended slice,
+	// in place when b has room, writing nothing past the n bytes: the
+	// suite appends onto empty, full and roomy buffers and checks the
+	// bytes after the appended ones. It panics if n is not 1, 2, 4 or 8,
+	// and then if v does not fit in n bytes.
 	AppendVarintWithLen func(b []byte, v uint64, n int) []byte
 }
 

@@ -145,11 +145,20 @@ func Checksum(b []byte) uint16 {
 // (end-around carry), so it gets right the case RFC 1624 §4 shows Eqn. 2
 // getting wrong: Update(0xDD2F, 0x5555, 0x3285) == 0x0000.
 //
+// If old == new, Update returns checksum as it is (RFC 1624 errata 4782),
+// where Eqn. 3 would turn a field of 0xFFFF, the checksum of all-zero
+// data, into 0x0000, which does not verify.
+//
 // If checksum was computed by Checksum, Update returns exactly what
-// Checksum returns for the updated data, unless the updated data is all
-// zero: then Update gives 0x0000 where Checksum gives 0xFFFF, the other
-// representation of one's-complement zero.
+// Checksum returns for the updated data, unless a word changed and the
+// updated data is all zero: then Update gives 0x0000 where Checksum gives
+// 0xFFFF, the other representation of one's-complement zero (Eqn. 3
+// cannot tell all-zero data from data whose sum is 0xFFFF, and RFC 1624
+// §3 assumes a header with a word that is not zero).
 func Update(checksum, old, new uint16) uint16 {
+	if old == new {
+		return checksum
+	}
 	s := uint32(^checksum) + uint32(^old) + uint32(new) // at most 3*0xFFFF
 	return ^fold32(s)
 }

@@ -81,7 +81,19 @@ func Checksum(b []byte) uint16 {
 // where HC is the old checksum field, m the old word and m' the new one, and
 // + is one's-complement addition. Unlike RFC 1141's formula, Eqn. 3 never
 // produces 0xFFFF where recomputing the checksum gives 0x0000 (RFC 1624 §4).
+//
+// If old == new, nothing changed and Update returns checksum as it is, as
+// RFC 1624 errata 4782 (held for document update) asks: "the incremental
+// checksum computation should be done only when there is change in value".
+// Eqn. 3 returns checksum then too, except for a field of 0xFFFF, which it
+// turns into 0x0000; a field of 0xFFFF is what recomputing gives over data
+// that is all zero, where 0x0000 would not verify (RFC 1071 §1 (3): the sum
+// including the field would be 0x0000, not 0xFFFF). docs/equivalence.md
+// has the argument, and says why the suites accept either result there.
 func Update(checksum, old, new uint16) uint16 {
+	if old == new {
+		return checksum
+	}
 	// ~HC + ~m + m', in a wide accumulator, then the end-around carries
 	// folded as in RFC 1071 §4.1.
 	sum := uint32(^checksum) + uint32(^old) + uint32(new)

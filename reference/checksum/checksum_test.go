@@ -116,9 +116,15 @@ func TestPinned(t *testing.T) {
 	if got := Update(0xb861, 0x4011, 0x3f11); got != 0xb961 || got != Checksum(ttl63) {
 		t.Errorf("Update(0xb861, 0x4011, 0x3f11) = %#04x, want 0xb961 = Checksum after the change", got)
 	}
-	// Eqn. 3 by hand: ~(ffff + ffff + 0) = 0; ~(0 + 0 + ffff) = 0;
+	// Eqn. 3 by hand: ~(0 + 0 + ffff) = 0 for (0xffff, 0xffff, 0x0000);
 	// ~(fffe + fffe + 0) = ~fffd = 2; ~(ffff + ffff + 1) = ~0001 = fffe.
-	for _, u := range [][4]uint16{{0, 0, 0, 0}, {0xffff, 0xffff, 0xffff, 0}, {0x0001, 0x0001, 0x0000, 0x0002}, {0x0000, 0x0000, 0x0001, 0xfffe}} {
+	// Where old == new the field is returned as it is (RFC 1624 errata
+	// 4782): Eqn. 3 gives the same, ~(~HC + ffff) = HC, for every field
+	// but 0xFFFF, which it would turn into ~(0 + ffff) = 0.
+	for _, u := range [][4]uint16{
+		{0, 0, 0, 0}, {0xffff, 0xffff, 0x0000, 0xffff}, {0x0001, 0x0001, 0x0000, 0x0002}, {0x0000, 0x0000, 0x0001, 0xfffe},
+		{0xffff, 0xffff, 0xffff, 0xffff}, {0xffff, 0x0000, 0x0000, 0xffff}, {0x1234, 0x5555, 0x5555, 0x1234},
+	} {
 		if got := Update(u[0], u[1], u[2]); got != u[3] {
 			t.Errorf("Update(%#04x, %#04x, %#04x) = %#04x, want %#04x", u[0], u[1], u[2], got, u[3])
 		}
