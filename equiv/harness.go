@@ -353,13 +353,14 @@ func (k *Call) End() {
 // implementation that remembers a result by its input's address, or keeps
 // a view of it, answers the old contents. It returns what check found and
 // whether it ran (for the suite to count). vary returns false for an
-// input it cannot vary.
+// input it cannot vary; a varied input out of scope (Exclude) is not
+// checked, and counted as excluded.
 func Again[T any](h *Harness, in T, vary func(T) (T, bool), check func(T) *Counterexample) (*Counterexample, bool) {
 	if h.n%againEvery != 0 || contractknob.NoReuse.Load() {
 		return nil, false
 	}
 	v, ok := vary(in)
-	if !ok {
+	if !ok || Excluded(h.cfg, v) {
 		return nil, false
 	}
 	var ce *Counterexample
