@@ -167,7 +167,7 @@ func (c *checker) call(args []reflect.Value, align int) *equiv.Counterexample {
 	ce := c.s.counterexample(args, c.s.formatOutcome(got)+strings.TrimRight(problem, " "), c.s.formatOutcome(want), got.panic)
 	ce.FuzzArgs = []any{c.s.encodeArgs(args, align)}
 	if ps := c.s.contract.Params; len(ps) > 0 && ps[0].Access != equiv.ReadsFrom && ps[0].Access != equiv.WritesTo {
-		lay := k.Layout(0) // the first slice's, as placed
+		lay := k.Layout(0)   // the first slice's, as placed
 		lay.ReadOnly = false // as the contract says
 		ce.Args = strings.TrimSpace(ce.Args + " " + lay.String())
 	}
