@@ -32,6 +32,9 @@ type concurrent struct {
 	cfg   *Config
 	calls atomic.Int64
 	err   error
+	// failed is the input the caller's err was found on, which finish
+	// checks again alone.
+	failed seedInput
 }
 
 // corpusOf loads the inputs the concurrent caller draws from: every seed
@@ -110,8 +113,7 @@ func (c *concurrent) loop(inputs []seedInput, rng *rand.Rand) {
 		}
 		c.calls.Add(int64(n))
 		if ce != nil {
-			ce.Args = strings.TrimSpace(ce.Args + " (found by the concurrent caller)")
-			c.err = ce
+			c.err, c.failed = ce, seedInput{in.target, vals}
 			return
 		}
 		if runtime.GOARCH == "wasm" {
@@ -148,11 +150,11 @@ func (c *concurrent) finish(s Suite, stop <-chan struct{}, abandoned bool) (int6
 	for {
 		select {
 		case <-c.done:
-			return c.calls.Load(), c.err
+			return c.calls.Load(), c.alone()
 		case <-stop:
 			select {
 			case <-c.done:
-				return c.calls.Load(), c.err
+				return c.calls.Load(), c.alone()
 			case <-time.After(stopGrace):
 				return c.calls.Load(), errCallerStuck
 			}
@@ -166,6 +168,23 @@ func (c *concurrent) finish(s Suite, stop <-chan struct{}, abandoned bool) (int6
 		ce.Args = strings.TrimSpace(ce.Args + " (in the concurrent caller)")
 		return c.calls.Load(), ce
 	}
+}
+
+// alone returns what the caller found, once it has stopped: the input it
+// failed on is checked again, alone. If it fails so, it is an input like
+// any other (one of the seed corpus, mutated) and its counterexample is
+// reported as it is; if it passes, it failed only while another call of
+// the implementation ran, and the counterexample says so.
+func (c *concurrent) alone() error {
+	ce, ok := c.err.(*Counterexample)
+	if !ok {
+		return c.err
+	}
+	if again, _ := c.failed.target.Check(c.cfg, c.failed.values); again != nil {
+		return again
+	}
+	ce.Args = strings.TrimSpace(ce.Args + " (only while another call ran: found by the concurrent caller)")
+	return ce
 }
 
 // errCallerStuck is what finish returns for a concurrent caller abandoned

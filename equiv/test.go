@@ -48,8 +48,8 @@ func Test(t *testing.T, s Suite, opts ...Option) {
 	opts = append(opts[:len(opts):len(opts)], env...)
 	seed := NewConfig(opts...).Seed()
 	opts = append(opts, WithSeed(seed))
-	for _, u := range suiteUnchecked(s) {
-		t.Logf("not checked: %s", u)
+	for _, line := range uncheckedLines(suiteUnchecked(s)) {
+		t.Logf("not checked: %s", line)
 	}
 	var found []*Counterexample // written once all methods ran
 	for _, m := range methods(s) {
@@ -113,6 +113,32 @@ func suiteUnchecked(s Suite) []string {
 				out = append(out, u)
 			}
 		}
+	}
+	return out
+}
+
+// uncheckedLines groups entries of Unchecked ("Update: Impl.Update is
+// nil") by reason, one line each: "Update, New, Combine (nil in the
+// Impl)".
+func uncheckedLines(entries []string) []string {
+	var reasons []string
+	funcs := map[string][]string{}
+	for _, u := range entries {
+		name, why, ok := strings.Cut(u, ": ")
+		if !ok {
+			name, why = u, "not checked"
+		}
+		if why == "Impl."+name+" is nil" {
+			why = "nil in the Impl"
+		}
+		if funcs[why] == nil {
+			reasons = append(reasons, why)
+		}
+		funcs[why] = append(funcs[why], name)
+	}
+	var out []string
+	for _, why := range reasons {
+		out = append(out, fmt.Sprintf("%s (%s)", strings.Join(funcs[why], ", "), why))
 	}
 	return out
 }

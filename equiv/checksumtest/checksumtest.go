@@ -22,6 +22,8 @@ import (
 	"fmt"
 	"hash"
 	"net/netip"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/equivcheck/equivcheck/corpus"
@@ -40,8 +42,9 @@ type Digest interface {
 }
 
 // Impl is an implementation of the Internet checksum to check against
-// reference/checksum. Sum is required; every other function is optional: a
-// nil one is not checked, and each method's Result lists it in Unchecked.
+// reference/checksum. Every function is optional (one at least must be
+// given): a nil one is not checked, and each method's Result lists it in
+// Unchecked.
 //
 // Beyond its results, every function keeps this contract, which every
 // method checks on every input it compares (docs/equivalence.md, "The
@@ -230,15 +233,18 @@ func Exclude(label string, out func(Input) bool) equiv.Option {
 }
 
 // NewSuite returns the suite that checks impl: the methods vectors,
-// exhaustive, guard and properties, and the fuzz target FuzzChecksum whose
-// seed corpus (corpus/checksum) the engine's corpus method replays. If
-// impl.Sum is nil, the suite's Err says so and nothing runs. A Suite may be
-// checked from several goroutines at once.
+// exhaustive, guard, properties and scale, and the fuzz target
+// FuzzChecksum whose seed corpus (corpus/checksum) the engine's corpus
+// method replays. Only the functions impl has are checked; a method that
+// checks none of them is skipped, saying so. If impl has no function at
+// all, the suite's Err says so and nothing runs. A Suite may be checked
+// from several goroutines at once.
 func NewSuite(impl Impl) equiv.Suite {
-	if impl.Sum == nil {
-		return equiv.Suite{Pair: pair, Err: nilSumError(impl)}
+	if len(unchecked(impl, allFuncs...)) == len(allFuncs) {
+		return equiv.Suite{Pair: pair, Err: noFuncError(impl)}
 	}
-	every := unchecked(impl, append([]string{"Checksum", "Update", "New"}, helpers...)...)
+	every := unchecked(impl, allFuncs...)
+	guarded := []string{"Sum", "New", "Put", "VerifyUDP"}
 	return equiv.Suite{
 		Pair: pair,
 		Methods: []equiv.Method{
@@ -246,8 +252,8 @@ func NewSuite(impl Impl) equiv.Suite {
 			{Name: equiv.MethodExhaustive, Func: withChecker(impl, runExhaustive), Unchecked: every, Split: true, Lanes: true, Long: true},
 			// The guard method checks the functions that are given a
 			// buffer.
-			{Name: equiv.MethodGuard, Func: withChecker(impl, runGuard), Skip: equiv.GuardSkip(),
-				Unchecked: unchecked(impl, "New", "Put", "VerifyUDP")},
+			{Name: equiv.MethodGuard, Func: withChecker(impl, runGuard), Skip: skipUnless(impl, equiv.GuardSkip(), guarded...),
+				Unchecked: unchecked(impl, guarded...)},
 			{Name: equiv.MethodProperties, Func: func(r *equiv.Run) error {
 				// Run.Property and Run.Law count every case themselves,
 				// so this checker counts nothing.
@@ -255,7 +261,8 @@ func NewSuite(impl Impl) equiv.Suite {
 				defer c.release()
 				c.size = r.Size
 				return runProperties(c, r)
-			}, Unchecked: unchecked(impl, append([]string{"Update", "New"}, helpers...)...)},
+			}, Unchecked: unchecked(impl, append([]string{"Sum", "Update", "New"}, helpers...)...),
+				Skip: skipUnless(impl, "", slices.DeleteFunc(slices.Clone(allFuncs), func(f string) bool { return f == "Checksum" })...)},
 			{Name: equiv.MethodScale, Func: withChecker(impl, runScale), Unchecked: every, Split: true, Long: true},
 		},
 		Targets:   []equiv.FuzzTarget{fuzzTarget(impl)},
@@ -285,18 +292,30 @@ func withChecker(impl Impl, m func(*checker, *equiv.Run) error) func(*equiv.Run)
 	}
 }
 
-func nilSumError(impl Impl) error {
+// allFuncs are Impl's functions, in the order of its fields.
+var allFuncs = append([]string{"Sum", "Checksum", "Update", "New"}, helpers...)
+
+func noFuncError(impl Impl) error {
 	if impl.Name != "" {
-		return fmt.Errorf("checksumtest: Impl.Sum is nil (%s)", impl.Name)
+		return fmt.Errorf("checksumtest: every function of the Impl is nil (%s)", impl.Name)
 	}
-	return errors.New("checksumtest: Impl.Sum is nil")
+	return errors.New("checksumtest: every function of the Impl is nil")
+}
+
+// skipUnless returns why, if not "", or else, if impl has none of funcs,
+// why a method that checks only them is skipped; else "".
+func skipUnless(impl Impl, why string, funcs ...string) string {
+	if why == "" && len(unchecked(impl, funcs...)) == len(funcs) {
+		why = fmt.Sprintf("checks %s, none of which the Impl has", strings.Join(funcs, ", "))
+	}
+	return why
 }
 
 // unchecked lists, for Method.Unchecked, which of the optional functions
 // named in funcs impl leaves nil.
 func unchecked(impl Impl, funcs ...string) []string {
 	missing := map[string]bool{
-		"Checksum": impl.Checksum == nil, "Update": impl.Update == nil, "New": impl.New == nil,
+		"Sum": impl.Sum == nil, "Checksum": impl.Checksum == nil, "Update": impl.Update == nil, "New": impl.New == nil,
 		"Combine": impl.Combine == nil, "Put": impl.Put == nil, "PseudoHeaderSum": impl.PseudoHeaderSum == nil,
 		"FinishUDP": impl.FinishUDP == nil, "UpdateUDP": impl.UpdateUDP == nil,
 		"UpdateUDP6": impl.UpdateUDP6 == nil, "VerifyUDP": impl.VerifyUDP == nil,
@@ -312,8 +331,8 @@ func unchecked(impl Impl, funcs ...string) []string {
 
 // Check checks impl against reference/checksum with every method at the
 // configured level and returns the joined counterexamples (each matching
-// equiv.ErrMismatch), or nil if impl agreed on every input. A nil impl.Sum
-// is the one error returned.
+// equiv.ErrMismatch), or nil if impl agreed on every input. An Impl with
+// no function is the one error returned.
 func Check(impl Impl, opts ...equiv.Option) error {
 	return equiv.Check(NewSuite(impl), opts...)
 }

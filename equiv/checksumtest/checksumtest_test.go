@@ -185,22 +185,31 @@ func checkCounts(t *testing.T, impl checksumtest.Impl, want map[string]int64) ma
 	return res
 }
 
-// TestNilSum: a missing Sum is one error naming it, not one per method.
-func TestNilSum(t *testing.T) {
+// TestNoFunction: an Impl with no function is one error naming it, not
+// one per method; an Impl without Sum checks what it has (issue 32: Sum
+// is no longer required), and a method that checks none of it is skipped.
+func TestNoFunction(t *testing.T) {
 	var reports int
-	err := checksumtest.Check(checksumtest.Impl{Checksum: ref.Checksum},
-		equiv.WithReport(func(equiv.Result) { reports++ }))
-	if errs := equiv.Flatten(err); len(errs) != 1 || errs[0].Error() != "checksumtest: Impl.Sum is nil" {
-		t.Errorf("Check = %q, want the one error %q", errs, "checksumtest: Impl.Sum is nil")
+	err := checksumtest.Check(checksumtest.Impl{}, equiv.WithReport(func(equiv.Result) { reports++ }))
+	if errs := equiv.Flatten(err); len(errs) != 1 || errs[0].Error() != "checksumtest: every function of the Impl is nil" {
+		t.Errorf("Check = %q, want the one error %q", errs, "checksumtest: every function of the Impl is nil")
 	}
 	if reports != 0 {
 		t.Errorf("%d methods reported, want none", reports)
 	}
 	if err := checksumtest.CheckInput(checksumtest.Impl{}, nil, 0, nil); err == nil {
-		t.Errorf("CheckInput with a nil Sum = nil, want an error")
+		t.Errorf("CheckInput with no function = nil, want an error")
 	}
-	if s := checksumtest.NewSuite(checksumtest.Impl{}); s.Err == nil || len(s.Methods) != 0 {
-		t.Errorf("NewSuite with a nil Sum = %d methods, Err %v", len(s.Methods), s.Err)
+	res, err := results(checksumtest.Impl{Update: ref.Update},
+		equiv.WithMethods(func(m string) bool { return m == equiv.MethodGuard || m == equiv.MethodExhaustive }))
+	if err != nil {
+		t.Fatalf("Update alone: %v", err)
+	}
+	if g := res[equiv.MethodGuard]; !strings.Contains(g.Skipped, "none of which the Impl has") {
+		t.Errorf("Update alone: guard %q, want skipped", g.Skipped)
+	}
+	if e := res[equiv.MethodExhaustive]; e.Checked == 0 {
+		t.Errorf("Update alone: the exhaustive method compared nothing")
 	}
 }
 

@@ -47,8 +47,8 @@ func fuzzTarget(impl Impl) equiv.FuzzTarget {
 // *equiv.Counterexample (Pair "checksum", Method "fuzz") of the first
 // function that disagreed.
 func CheckInput(impl Impl, data []byte, initial uint16, plan []byte, opts ...equiv.Option) error {
-	if impl.Sum == nil {
-		return nilSumError(impl)
+	if s := NewSuite(impl); s.Err != nil {
+		return s.Err
 	}
 	if ce, _ := checkInput(impl, equiv.NewConfig(opts...), data, initial, plan); ce != nil {
 		ce.Pair, ce.Method = pair, "fuzz"
@@ -132,8 +132,8 @@ func FuzzAll(f equiv.F, impls []Impl, opts ...equiv.Option) {
 	f.Helper()
 	fr := equiv.NewFuzzReporter(impls, func(i Impl) string { return i.Name })
 	for _, impl := range impls {
-		if impl.Sum == nil {
-			f.Fatal(nilSumError(impl))
+		if s := NewSuite(impl); s.Err != nil {
+			f.Fatal(s.Err)
 		}
 	}
 	addSeeds(f)

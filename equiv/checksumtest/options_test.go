@@ -104,7 +104,7 @@ func TestNilSumTestFatal(t *testing.T) {
 	if err == nil {
 		t.Fatalf("Test with a nil Sum passed:\n%s", out)
 	}
-	if n := strings.Count(string(out), "checksumtest: Impl.Sum is nil"); n != 1 {
+	if n := strings.Count(string(out), "checksumtest: every function of the Impl is nil"); n != 1 {
 		t.Errorf("the error appears %d times, want once:\n%s", n, out)
 	}
 	if strings.Contains(string(out), "TestNilSumTestFatal/") {

@@ -304,15 +304,15 @@ func TestDisagreementExits1(t *testing.T) {
 func TestUnusableImplementation(t *testing.T) {
 	variants := []gate.Variant{{Name: "empty", Suite: checksumtest.NewSuite(checksumtest.Impl{})}}
 	code, stdout, _ := runGate(t, variants)
-	if code != 1 || strings.Count(stdout, "Impl.Sum is nil") != 1 || strings.Count(stdout, "checksum   empty") != 1 {
-		t.Errorf("exit %d, want 1 with one row and Impl.Sum named once:\n%s", code, stdout)
+	if code != 1 || strings.Count(stdout, "every function of the Impl is nil") != 1 || strings.Count(stdout, "checksum   empty") != 1 {
+		t.Errorf("exit %d, want 1 with one row and the empty Impl named once:\n%s", code, stdout)
 	}
 	// A -run that names a method still reaches it, alone or beside a
 	// variant that runs.
 	for _, vs := range [][]gate.Variant{variants, {refVariant, variants[0]}} {
 		code, stdout, _ = runGate(t, vs, "-run", "/vectors")
-		if code != 1 || strings.Count(stdout, "Impl.Sum is nil") != 1 {
-			t.Errorf("-run /vectors with %d variants: exit %d, want 1 with Impl.Sum named once:\n%s", len(vs), code, stdout)
+		if code != 1 || strings.Count(stdout, "every function of the Impl is nil") != 1 {
+			t.Errorf("-run /vectors with %d variants: exit %d, want 1 with the empty Impl named once:\n%s", len(vs), code, stdout)
 		}
 	}
 }
