@@ -3,8 +3,10 @@ package equiv
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -84,6 +86,10 @@ type Config struct {
 	// method's, shared by its lanes, its overlap and its concurrent caller.
 	role    role
 	applied *applied
+	// relaxed are the API-contract clauses Relax relaxed, and optErr an
+	// option that could not apply (Check returns it and runs nothing).
+	relaxed map[string]bool
+	optErr  error
 }
 
 // role is who calls the implementation under a Config: the method itself
@@ -161,6 +167,40 @@ func AnyPanic() Option { return func(c *Config) { c.anyPanic = true } }
 func Exclude(label string, out func(input any) bool) Option {
 	return func(c *Config) { c.scopes = append(c.scopes, scope{label: label, out: out}) }
 }
+
+// Relax is what a pair package's Relax option is made of: it relaxes the
+// named API-contract clauses of the pair's suite, each one of known
+// (docs/strictness.md lists them, with the RFC requirements no option
+// relaxes). A clause that decides a class of inputs maps to the class
+// (known[clause] reports whether an input is in it): those inputs are
+// left out, as with Exclude, and every Result counts them under the
+// clause's name. A clause whose known entry is nil is one the suite's
+// checks consult themselves (Config.Relaxed), comparing the rest of the
+// result; every Result names it. A clause not in known makes Check
+// return an error naming pkg and the clauses there are, and run nothing.
+func Relax(pkg string, known map[string]func(input any) bool, clauses ...string) Option {
+	return func(c *Config) {
+		for _, name := range clauses {
+			out, ok := known[name]
+			if !ok {
+				names := slices.Sorted(maps.Keys(known))
+				c.optErr = fmt.Errorf("%s.Relax: no clause %q (the clauses are %s)", pkg, name, strings.Join(names, ", "))
+				return
+			}
+			if c.relaxed == nil {
+				c.relaxed = map[string]bool{}
+			}
+			c.relaxed[name] = true
+			if out != nil {
+				c.scopes = append(c.scopes, scope{label: "relaxed " + name, out: out})
+			}
+		}
+	}
+}
+
+// Relaxed reports whether the API-contract clause name was relaxed
+// (Relax): a suite's check of it compares the rest of the result.
+func (c *Config) Relaxed(name string) bool { return c.relaxed[name] }
 
 // NewConfig applies opts to the defaults: level Quick, a fresh random seed.
 func NewConfig(opts ...Option) *Config {
@@ -287,6 +327,11 @@ func (c *Config) narrowing() []string {
 	if c.serial {
 		out = append(out, "not called from two goroutines at once (Serial)")
 	}
+	for _, name := range slices.Sorted(maps.Keys(c.relaxed)) {
+		if !slices.ContainsFunc(c.scopes, func(s scope) bool { return s.label == "relaxed "+name }) {
+			out = append(out, "relaxed "+name+" (its checks compare the rest of the result)")
+		}
+	}
 	for _, s := range c.scopes {
 		out = append(out, fmt.Sprintf("excluded %q: %d inputs", s.label, *s.n))
 	}
@@ -313,7 +358,7 @@ func describe(n []string) string { return strings.Join(n, "; ") }
 func (c *Config) forConcurrent() *Config {
 	d := &Config{level: c.level, seed: c.seed, corpus: c.corpus, mapErr: c.mapErr, anyPanic: c.anyPanic,
 		callTimeout: c.callTimeout, callTimeoutSet: true, serial: true, scopeMu: c.scopeMu, beat: new(progressBeat),
-		role: roleConcurrent, applied: c.applied}
+		role: roleConcurrent, applied: c.applied, relaxed: c.relaxed}
 	for _, s := range c.scopes {
 		d.scopes = append(d.scopes, scope{label: s.label, out: s.out, n: new(int64)})
 	}

@@ -145,6 +145,9 @@ func Check(s Suite, opts ...Option) error {
 		opts = append(opts[:len(opts):len(opts)], Serial())
 	}
 	cfg := NewConfig(opts...)
+	if cfg.optErr != nil {
+		return cfg.optErr
+	}
 	var errs []error
 	var inputs []seedInput // the concurrent caller's, loaded once
 	if !cfg.serial {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/equivcheck/equivcheck/equiv"
 	"github.com/equivcheck/equivcheck/equiv/checksumtest"
+	ref "github.com/equivcheck/equivcheck/reference/checksum"
 )
 
 // TestExclude: an implementation documented not to handle the empty input
@@ -128,5 +129,29 @@ func TestEmptyCorpusIsNotAPass(t *testing.T) {
 	err := checksumtest.Check(refImpl, equiv.WithCorpus(fsys), only(equiv.MethodCorpus))
 	if !errors.Is(err, equiv.ErrNothingChecked) {
 		t.Fatalf("corpus method on an empty corpus = %v, want ErrNothingChecked", err)
+	}
+}
+
+// TestRelax: a clause relaxed by name leaves out the inputs it decides,
+// counted under its name, so that an implementation correct by the RFC
+// with another API passes; an unknown clause is an error naming the
+// clauses there are.
+func TestRelax(t *testing.T) {
+	noOffset := refImpl
+	noOffset.Combine = func(sum, next uint16, _ int) uint16 { return ref.Combine(sum, next, 0) } // gVisor's API
+	vectors := equiv.WithMethods(func(m string) bool { return m == equiv.MethodVectors })
+	if err := checksumtest.Check(noOffset, vectors); !errors.Is(err, equiv.ErrMismatch) {
+		t.Fatalf("without Relax: %v, want a mismatch", err)
+	}
+	res, err := results(noOffset, vectors, checksumtest.Relax("checksum-combine-offset"))
+	if err != nil {
+		t.Fatalf("with Relax: %v", err)
+	}
+	if n := res[equiv.MethodVectors].Narrowed; len(n) != 1 || !strings.HasPrefix(n[0], `excluded "relaxed checksum-combine-offset": `) {
+		t.Errorf("Narrowed = %q", n)
+	}
+	err = checksumtest.Check(refImpl, checksumtest.Relax("no-such-clause"))
+	if err == nil || !strings.Contains(err.Error(), `checksumtest.Relax: no clause "no-such-clause"`) || !strings.Contains(err.Error(), "checksum-put-short-false") {
+		t.Errorf("an unknown clause: %v", err)
 	}
 }
