@@ -172,14 +172,12 @@ func (c *Contract) Applies(m Mechanism) (bool, string) {
 	slice := func(p Param) bool { return p.Access.bytes() }
 	stream := func(p Param) bool { return !p.Access.bytes() }
 	switch m {
-	case MechSpare:
+	case MechSpare, MechReadOnly, MechNeighbours, MechGuard, MechPoison, MechExactAppend:
 		if !c.has(slice) {
 			return false, "takes no byte slice"
 		}
-	case MechGuard:
-		if !c.has(func(p Param) bool { return p.Access.bytes() && p.Access != Appends }) {
-			return false, "takes no byte slice but one it appends to, whose ends the neighbours mechanism places at read-only pages"
-		}
+	}
+	switch m {
 	case MechReadOnly:
 		if !c.has(func(p Param) bool { return p.Access == Reads }) {
 			return false, "may write some of every byte slice it is given"
@@ -188,9 +186,13 @@ func (c *Contract) Applies(m Mechanism) (bool, string) {
 		if !c.has(func(p Param) bool { return p.Access.writes() }) {
 			return false, "writes no byte slice"
 		}
+	case MechGuard:
+		if !c.has(func(p Param) bool { return p.Access.bytes() && p.Access != Appends }) {
+			return false, "its only slice is appended to: its ends meet read-only octets (neighbours)"
+		}
 	case MechPoison:
 		if !c.has(func(p Param) bool { return p.Access.bytes() && !p.Keeps }) {
-			return false, "takes no byte slice it may not keep"
+			return false, "keeps every byte slice it is given"
 		}
 	case MechReuse:
 		if !c.has(slice) && !c.Iter && !c.Object {
