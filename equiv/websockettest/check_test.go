@@ -88,7 +88,7 @@ func TestBreaksCountContract(t *testing.T) {
 	}
 	for kind := range numSinks {
 		name := sinkName(kind, 3)
-		want := kind == sinkShort || kind == sinkNegative || kind == sinkTooMany
+		want := kind == sinkShort || kind == sinkNegative || kind == sinkTooMany || kind == sinkZero
 		if got := breaksCountContract(name); got != want {
 			t.Errorf("writer %q: breaksCountContract = %v, want %v", name, got, want)
 		}

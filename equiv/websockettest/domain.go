@@ -1,7 +1,6 @@
 package websockettest
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/equivcheck/equivcheck/equiv"
@@ -153,7 +152,9 @@ func (c *checker) bothApart(count func(*equiv.Counterexample, bool) error, data 
 	if c.impl.MaskCopy == nil {
 		return nil
 	}
-	return count(c.maskCopyApart(data, key, pos, align, 63-align, 0))
+	return count(c.minimized(data, func(d []byte) (*equiv.Counterexample, bool) {
+		return c.maskCopyApart(d, key, pos, align, 63-align, 0)
+	}))
 }
 
 // boundaryClass names the class of a boundary length.
@@ -229,7 +230,7 @@ func (c *checker) alignPairs(r *equiv.Run) error {
 		markers(data, n)
 		for align := range 64 {
 			for dstAlign := range 64 {
-				ce, ok := minimized(data, func(d []byte) (*equiv.Counterexample, bool) {
+				ce, ok := c.minimized(data, func(d []byte) (*equiv.Counterexample, bool) {
 					return c.maskCopyApart(d, keys[0], align+dstAlign, align, dstAlign, 0)
 				})
 				if err := count(ce, ok); err != nil {
@@ -257,7 +258,7 @@ func (c *checker) dstSlack(r *equiv.Run) error {
 	for n := 0; n <= len(data); n++ {
 		markers(data[:n], 5*n)
 		for i, slack := range slacks {
-			ce, ok := minimized(data[:n], func(d []byte) (*equiv.Counterexample, bool) {
+			ce, ok := c.minimized(data[:n], func(d []byte) (*equiv.Counterexample, bool) {
 				return c.maskCopyApart(d, keys[i%2], n+i, n&63, (5*n+i)&63, slack)
 			})
 			if err := count(ce, ok); err != nil {
@@ -331,53 +332,57 @@ func overlapDistance(n, d int) bool {
 	return a <= 17 || a >= n-17 || a%16 == 0
 }
 
-// overlapArena lays out src and dst in one array placed in buf, dst
-// starting dist octets after src (before it if negative), with room on
-// both sides; all is the whole array.
-func overlapArena(buf *equiv.Buffer, payload []byte, dist, dstLen int) (all, dst, src []byte) {
+// overlapArray returns the contents of the array in which checkOverlap
+// lays out src and dst, dst starting dist octets after src (before it if
+// negative), with room on both sides (markers, and payload at src), and
+// where src and dst lie in it.
+func overlapArray(payload []byte, dist, dstLen int) (all []byte, src, dst [2]int) {
 	n := len(payload)
 	base := 16 + max(-dist, 0)
-	all = buf.Slot(base+max(n, dist+dstLen)+16, (n+dist)&63)
+	all = make([]byte, base+max(n, dist+dstLen)+16)
 	markers(all, 7)
-	src = all[base : base+n : base+n]
-	copy(src, payload)
-	dst = all[base+dist : base+dist+dstLen : base+dist+dstLen]
-	return all, dst, src
+	copy(all[base:], payload)
+	return all, [2]int{base, base + n}, [2]int{base + dist, base + dist + dstLen}
 }
 
+// cut returns all[r[0]:r[1]] with no capacity past it.
+func cut(all []byte, r [2]int) []byte { return all[r[0]:r[1]:r[1]] }
+
 // checkOverlap compares MaskCopy with dst dist octets from src and slack
-// octets longer: the panic, or the whole array and the position.
+// octets longer: the panic, or the whole array and the position. The
+// implementation's array is placed as MaskCopy's dst, all of it writable
+// (the suite compares all of it with the reference's, laid out alike in
+// a Buffer of the checker's own).
 func (c *checker) checkOverlap(payload []byte, key [4]byte, pos, dist, slack int) (*equiv.Counterexample, bool) {
-	return minimized(payload, func(p []byte) (*equiv.Counterexample, bool) {
+	return c.minimized(payload, func(p []byte) (*equiv.Counterexample, bool) {
 		if len(p)+slack < 0 {
 			return nil, false
 		}
-		all, dst, src := overlapArena(&c.dst, p, dist, len(p)+slack)
+		contents, srcAt, dstAt := overlapArray(p, dist, len(p)+slack)
+		align := (len(p) + dist) & 63
+		k := c.h.Call(cMaskCopy)
+		defer k.End()
+		all := k.Prefix(0, contents, align, len(contents))
+		dst, src := cut(all, dstAt), cut(all, srcAt)
 		if equiv.Excluded(c.cfg, Input{Func: "MaskCopy", Payload: src, Dst: dst, Key: key, Pos: pos}) {
 			return nil, false
 		}
 		c.size(len(p))
-		refAll, refDst, refSrc := overlapArena(&c.refBuf, p, dist, len(p)+slack)
-		want := maskCopy(ref.MaskCopy, refDst, refSrc, key, pos)
-		got := maskCopy(c.impl.MaskCopy, dst, src, key, pos)
+		refAll := c.refBuf.Slot(len(contents), align)
+		copy(refAll, contents)
+		want := maskCopy(ref.MaskCopy, cut(refAll, dstAt), cut(refAll, srcAt), key, pos)
+		got := c.callMaskCopy(k, dst, src, key, pos)
 		want.out, got.out = refAll, all
-		if !c.dst.Intact() {
+		if got.wrong != "" {
 			got.wrong = "wrote outside the array"
 		}
 		if c.agree(got, want) {
 			return nil, true
 		}
 		s := site{fn: "MaskCopy", payload: p, key: key, pos: pos, plan: plan{dstSlack: slack, overlap: dist, overlaps: true},
-			args: fmt.Sprintf("dst=src%+d len(dst)=%d (out is the whole array)", dist, len(dst))}
+			args: fmt.Sprintf("dst=src%+d len(dst)=%d (out is the whole array, %s)", dist, len(dst), layout(equiv.WritesPrefix, len(contents), align, len(contents)))}
 		return s.failure(got, want), true
 	})
-}
-
-// sameTail reports whether b's octets past n are slack's markers.
-func sameTail(b []byte, n int) bool {
-	want := make([]byte, len(b)-n)
-	markers(want, 11)
-	return bytes.Equal(b[n:], want)
 }
 
 // streamCalls streams payloads in 2^8-3 .. 2^8+3 calls of 3 octets (a
@@ -391,7 +396,7 @@ func (c *checker) streamCalls(r *equiv.Run) error {
 		markers(data, calls)
 		for _, fn := range []string{"MaskReader", "MaskWriter"} {
 			s := streamCase{fn: fn, payload: data, key: keys[0], cuts: everyN(3, len(data)), align: calls & 63}
-			if err := count(c.checkStream(s, bufArena{&c.src, s.align})); err != nil {
+			if err := count(c.checkStream(s, harnessArena{c, s.align})); err != nil {
 				return err
 			}
 		}

@@ -41,7 +41,7 @@ func ExampleCheck() {
 	fmt.Printf("%s/%s caught %s(% x, %s): got %s, want %s\n", ce.Pair, ce.Method, ce.Func, ce.Input, ce.Args, ce.Got, ce.Want)
 	// Output:
 	// <nil>
-	// websocket/vectors caught Mask(00, key=37fa213d pos=1 align=0): got 37, next 2, want fa, next 2
+	// websocket/vectors caught Mask(00, key=37fa213d pos=1 align=0 cap=len+1 after read-only octets): got 37, next 2, want fa, next 2
 }
 
 // NonNegativePos narrows the check to what a masker documents: here one

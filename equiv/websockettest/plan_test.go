@@ -127,7 +127,7 @@ func TestCopyShapeCounterexample(t *testing.T) {
 		c := newChecker(impl, equiv.NewConfig())
 		var ce *equiv.Counterexample
 		if name == "slack" {
-			ce, _ = minimized([]byte{1, 2, 3}, func(d []byte) (*equiv.Counterexample, bool) { return c.maskCopyApart(d, keys[0], 1, 3, 5, 4) })
+			ce, _ = c.minimized([]byte{1, 2, 3}, func(d []byte) (*equiv.Counterexample, bool) { return c.maskCopyApart(d, keys[0], 1, 3, 5, 4) })
 		} else {
 			ce, _ = c.checkOverlap([]byte{1, 2, 3, 4, 5, 6, 7, 8}, keys[0], 1, 3, 0)
 		}

@@ -2,6 +2,7 @@ package websockettest
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/leanovate/gopter"
@@ -106,9 +107,12 @@ func (c *checker) chunking(t *rapid.T) error {
 }
 
 // chunkSteps is one run of the state machine. A call out of scope ends
-// it; it compared something if it made a call.
+// it; it compared something if it made a call. The payload is placed
+// once, as Mask's contract says, and each call masks a piece of it.
 func (c *checker) chunkSteps(t *rapid.T, payload []byte, key [4]byte, pos int) (*equiv.Counterexample, bool) {
-	b := bytes.Clone(payload)
+	k := c.h.Call(cMask)
+	defer k.End()
+	b := k.Bytes(0, payload, 0)
 	done, next := 0, pos
 	var bounds []int // where each call ended
 	for range rapid.IntRange(1, 32).Draw(t, "steps") {
@@ -122,10 +126,18 @@ func (c *checker) chunkSteps(t *rapid.T, payload []byte, key [4]byte, pos int) (
 			break
 		}
 		c.size(n)
-		o := mask(c.impl.Mask, b[done:done+n], key, next)
+		if len(bounds) > 0 {
+			c.h.Note(cMask)
+		}
+		piece := b[done : done+n]
+		var o outcome
+		o.p = k.Do(func() { o.next = c.impl.Mask(piece, key, next) })
 		done += n
 		bounds = append(bounds, done)
 		got, want := outcome{out: b[:done], next: o.next, p: o.p}, refMask(payload[:done], key, pos)
+		if o.p == nil {
+			got.wrong = k.Flaw()
+		}
 		if !c.agree(got, want) {
 			return c.chunkFailure(payload[:done], key, pos, bounds, got, want), true
 		}
@@ -213,10 +225,23 @@ func rotate(key [4]byte, pos int) [4]byte {
 	return rot
 }
 
-// implMask masks a copy of b with the implementation.
+// implMask masks a copy of b with the implementation, placed as Mask's
+// contract says at an alignment that moves with b's length. A panic is
+// raised again, and a call that wrote outside b panics saying so: gopter
+// reports either as the law's error.
 func (c *checker) implMask(b []byte, key [4]byte, pos int) ([]byte, int) {
-	b = bytes.Clone(b)
-	return b, c.impl.Mask(b, key, pos)
+	k := c.h.Call(cMask)
+	defer k.End()
+	align := len(b) * 5 & 63
+	p := k.Bytes(0, b, align)
+	o := c.callMask(k, p, key, pos)
+	if o.p != nil {
+		panic(o.p.Value)
+	}
+	if o.wrong != "" {
+		panic(fmt.Sprintf("Mask(len=%d %s) %s", len(b), layout(equiv.Writes, len(b), align, 0), o.wrong))
+	}
+	return bytes.Clone(p), o.next
 }
 
 // selfInverse: masking twice restores b. (The second call is the first
@@ -244,10 +269,25 @@ func (c *checker) zeroKey(lc lawCase) bool {
 }
 
 // copyThenMask: MaskCopy into a longer dst writes Mask's octets and
-// position into dst[:len(b)] and nothing after.
+// position into dst[:len(b)] and nothing after. dst is placed as
+// MaskCopy's contract says (its last 3 octets, zeros, past the prefix
+// it may write) and src likewise, at alignments that move with b's
+// length.
 func (c *checker) copyThenMask(lc lawCase) bool {
-	dst := make([]byte, len(lc.b)+3)
-	next := c.impl.MaskCopy(dst, lc.b, lc.key, lc.pos)
+	n := len(lc.b)
+	dstAlign, align := n*3&63, n*7&63
+	k := c.h.Call(cMaskCopy)
+	dst := k.Prefix(0, make([]byte, n+3), dstAlign, n)
+	src := k.Bytes(1, lc.b, align)
+	o := c.callMaskCopy(k, dst, src, lc.key, lc.pos)
+	got := bytes.Clone(dst)
+	k.End()
+	if o.p != nil {
+		panic(o.p.Value)
+	}
+	if o.wrong != "" {
+		panic(fmt.Sprintf("MaskCopy(len(dst)=%d %s, len(src)=%d %s) %s", n+3, layout(equiv.WritesPrefix, n+3, dstAlign, n), n, layout(equiv.Reads, n, align, 0), o.wrong))
+	}
 	m, wantNext := c.implMask(lc.b, lc.key, lc.pos)
-	return next == wantNext && bytes.Equal(dst[:len(lc.b)], m) && bytes.Equal(dst[len(lc.b):], []byte{0, 0, 0})
+	return o.next == wantNext && bytes.Equal(got[:n], m) && bytes.Equal(got[n:], []byte{0, 0, 0})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/equivcheck/equivcheck/equiv"
 	"github.com/equivcheck/equivcheck/equiv/internal/iosource"
+	"github.com/equivcheck/equivcheck/internal/contractknob"
 	ref "github.com/equivcheck/equivcheck/reference/websocket"
 )
 
@@ -59,8 +60,13 @@ const (
 	// implementation (over the wire masked again with nestKey), so that
 	// each Read of the streamer under test runs inside another's call;
 	// like the first five, it acts alone.
-	srcNested  = srcTooMany + 1
-	numSources = srcNested + 1
+	srcNested = srcTooMany + 1
+	// srcDataTimeout hands out the octets up to the offset with
+	// os.ErrDeadlineExceeded, once, from the first Read that reaches it,
+	// and goes on (iosource.DataTimeout): data with an error the stream
+	// survives.
+	srcDataTimeout = srcNested + 1
+	numSources     = srcDataTimeout + 1
 )
 
 // Writer kinds: how the writer under a MaskWriter takes the masked octets.
@@ -80,6 +86,16 @@ const (
 	// is called again from inside its own Write; a streamer that masks
 	// into package-level scratch sees its octets change under it.
 	sinkNested
+	// sinkFullErr: the call that completes the first Write ending at or
+	// past the offset takes all it is given and returns len(b),
+	// errAgain (io.Writer allows an error with a full count), once; on
+	// the Write's last call, so that what the MaskWriter returns, all of
+	// p with the error, does not depend on how it cuts p into calls.
+	sinkFullErr
+	// sinkZero: 0, nil, taking nothing, from the first call of the first
+	// Write starting at or past the offset (a short count with a nil
+	// error, which io.Writer forbids); once.
+	sinkZero
 	numSinks
 )
 
@@ -99,13 +115,41 @@ func sourceName(kind, at int) string {
 	if kind == srcNested {
 		return "a MaskReader of its own"
 	}
-	return iosource.Kind(kind).Name(at)
+	return sourceKind(kind).Name(at)
+}
+
+// sourceKind is iosource's kind for reader kind, which is not srcNested.
+func sourceKind(kind int) iosource.Kind {
+	if kind == srcDataTimeout {
+		return iosource.DataTimeout
+	}
+	return iosource.Kind(kind)
+}
+
+// plainKind is the kind a reader of kind is under the NoIOEdges knob of
+// internal/contractknob: a bytes.Reader, unless it is nested (another
+// mechanism). The scale method and TestMechanisms turn the (n, err)
+// family off with it.
+func plainKind(kind int) int {
+	if kind != srcNested && contractknob.NoIOEdges.Load() {
+		return srcPlain
+	}
+	return kind
+}
+
+// plainSink is plainKind for a writer kind.
+func plainSink(kind int) int {
+	if kind != sinkNested && contractknob.NoIOEdges.Load() {
+		return sinkAll
+	}
+	return kind
 }
 
 // sinkName names a writer kind acting at offset at.
 func sinkName(kind, at int) string {
 	names := [...]string{"takes all", "fails at %d", "EAGAIN once at %d", "short count once at %d",
-		"count -1 at %d", "count len(b)+1 at %d", "takes all, writing it through a MaskWriter of its own first"}
+		"count -1 at %d", "count len(b)+1 at %d", "takes all, writing it through a MaskWriter of its own first",
+		"takes all with EAGAIN at the end of a Write once at %d", "short count 0 at %d"}
 	if kind == sinkAll || kind == sinkNested {
 		return names[kind]
 	}
@@ -121,14 +165,19 @@ func breaksCountContract(underlying string) bool {
 }
 
 // newSource returns a reader of kind over wire; a nested one reads it
-// through impl's MaskReader.
-func newSource(kind, at int, wire []byte, impl Impl) io.Reader {
+// through impl's MaskReader, whose calls h notes (h is nil for the
+// reference's).
+func newSource(kind, at int, wire []byte, impl Impl, h *equiv.Harness) io.Reader {
 	if kind == srcNested {
 		twice := bytes.Clone(wire)
 		ref.Mask(twice, nestKey, 0)
-		return impl.NewMaskReader(bytes.NewReader(twice), nestKey)
+		if h == nil {
+			return impl.NewMaskReader(bytes.NewReader(twice), nestKey)
+		}
+		h.Note(cNewReader)
+		return notedReader(h, impl.NewMaskReader(bytes.NewReader(twice), nestKey))
 	}
-	return iosource.New(iosource.Kind(kind), at, wire, errBroken)
+	return iosource.New(sourceKind(plainKind(kind)), at, wire, errBroken)
 }
 
 // sink is the writer under a MaskWriter: it keeps what it takes, and
@@ -141,17 +190,23 @@ type sink struct {
 	got      []byte // the octets taken
 	fired    bool
 	fresh    bool   // no call yet in the Write under way (set by the caller)
+	writeEnd int    // where the Write under way ends in the stream, if all is taken
 	caller   []byte // the Write under way's p, and what it holds
 	orig     []byte
-	wrong    string     // the first breach seen
-	nest     MaskWriter // for sinkNested
+	wrong    string         // the first breach seen
+	nest     MaskWriter     // for sinkNested
+	h        *equiv.Harness // notes nest's calls, or nil
 }
 
 // newSink returns the writer of kind acting at at, over impl's
-// streamers for a nested one.
-func newSink(kind, at int, impl Impl) *sink {
-	s := &sink{kind: kind, at: at}
+// streamers for a nested one, whose calls h notes (h is nil for the
+// reference's).
+func newSink(kind, at int, impl Impl, h *equiv.Harness) *sink {
+	s := &sink{kind: plainSink(kind), at: at, h: h}
 	if kind == sinkNested {
+		if h != nil {
+			h.Note(cNewWriter)
+		}
 		s.nest = impl.NewMaskWriter(io.Discard, nestKey)
 	}
 	return s
@@ -162,6 +217,9 @@ func (s *sink) Write(b []byte) (int, error) {
 		s.wrong = "modified p during Write"
 	}
 	if s.nest != nil {
+		if s.h != nil {
+			s.h.Note(cWrite)
+		}
 		s.nest.Write(bytes.Clone(b))
 	}
 	fresh := s.fresh
@@ -180,13 +238,23 @@ func (s *sink) Write(b []byte) (int, error) {
 				err = errAgain
 			}
 		}
-	case sinkNegative, sinkTooMany:
+	case sinkNegative, sinkTooMany, sinkZero:
 		if !s.fired && fresh && off >= s.at {
 			s.fired = true
-			if s.kind == sinkNegative {
+			switch s.kind {
+			case sinkNegative:
 				return -1, nil
+			case sinkTooMany:
+				return len(b) + 1, nil
 			}
-			return len(b) + 1, nil
+			return 0, nil
+		}
+	case sinkFullErr:
+		if fresh {
+			s.writeEnd = off + len(s.orig)
+		}
+		if end := off + len(b); !s.fired && end == s.writeEnd && end >= s.at {
+			s.fired, err = true, errAgain
 		}
 	}
 	s.got = append(s.got, b[:take]...)
@@ -231,6 +299,19 @@ func (s streamCase) with(d []byte) streamCase {
 	s.payload, s.cuts = d, clamp(s.cuts, len(d))
 	s.at, s.warm = min(s.at, len(d)), min(s.warm, len(d))
 	return s
+}
+
+// ioEdge reports whether the case's reader or writer returns some (n,
+// err) of io's contract beyond a plain one's (equiv.MechIOEdges): short
+// counts, errors with or without data, invalid counts. Under the
+// NoIOEdges knob none does.
+func (s streamCase) ioEdge() bool {
+	if s.fn == "MaskReader" {
+		k := plainKind(s.kind)
+		return k != srcPlain && k != srcNested
+	}
+	k := plainSink(s.kind)
+	return k != sinkAll && k != sinkNested
 }
 
 // underlying names the case's underlying reader or writer.
@@ -282,31 +363,122 @@ func everyN(n, length int) []int {
 	return cuts
 }
 
-// arena places the p of each call of a streamed case.
+// arena places the p of each call of a streamed case and makes the call.
 type arena interface {
-	slot(n int) []byte        // n octets for a Read
-	place(data []byte) []byte // a copy of data for a Write, read-only where the system allows
-	intact() bool             // whether nothing was written outside the last p
+	// call places p, n canary octets for a Read (c is cRead) or a
+	// copy of data for a Write, runs f(p), the call of the function c
+	// declares, and judges p's memory after it: it returns the panic f
+	// raised, if any, and what f did wrong ("wrote outside p", "modified
+	// p"), or "".
+	call(c *equiv.Contract, data []byte, n int, f func(p []byte)) (*equiv.Panic, string)
+	// harness is the harness that makes the calls, or nil for the
+	// reference's arena, whose calls nothing counts.
+	harness() *equiv.Harness
 }
 
-// bufArena places p at an alignment between canaries.
-type bufArena struct {
+// harnessArena places p as the contract of the call says, at an
+// alignment, with the checker's harness (equiv.Harness): between
+// canaries, with spare capacity, on read-only pages for a Write, flush
+// against a page where the alignment allows; p is poisoned once the call
+// has returned.
+type harnessArena struct {
+	c     *checker
+	align int
+}
+
+func (a harnessArena) call(c *equiv.Contract, data []byte, n int, f func(p []byte)) (*equiv.Panic, string) {
+	k := a.c.h.Call(c)
+	defer k.End()
+	var p []byte
+	if c == cRead {
+		p = k.Output(0, n, a.align)
+	} else {
+		p = k.Bytes(0, data, a.align)
+	}
+	if pn := k.Do(func() { f(p) }); pn != nil {
+		return pn, ""
+	}
+	return nil, k.Flaw()
+}
+
+func (a harnessArena) harness() *equiv.Harness { return a.c.h }
+
+// refArena places the reference's p at an alignment between canaries,
+// as the implementation's are placed, without judging it.
+type refArena struct {
 	buf   *equiv.Buffer
 	align int
 }
 
-func (a bufArena) slot(n int) []byte        { return a.buf.Slot(n, a.align) }
-func (a bufArena) place(data []byte) []byte { return a.buf.Input(data, a.align) }
-func (a bufArena) intact() bool             { return a.buf.Intact() }
+func (a refArena) call(_ *equiv.Contract, data []byte, n int, f func(p []byte)) (*equiv.Panic, string) {
+	p := a.buf.Slot(n, a.align)
+	copy(p, data)
+	f(p)
+	return nil, ""
+}
+
+func (a refArena) harness() *equiv.Harness { return nil }
 
 // edgeArena places p flush against an unmapped page: an access outside it
 // faults, and the fault is the call's panic.
-type edgeArena struct{ at func(n int) []byte }
-
-func (a edgeArena) slot(n int) []byte { return a.at(n) }
-func (a edgeArena) place(data []byte) []byte {
-	p := a.at(len(data))
-	copy(p, data)
-	return p
+type edgeArena struct {
+	c  *checker
+	at func(n int) []byte
 }
-func (a edgeArena) intact() bool { return true }
+
+func (a edgeArena) call(c *equiv.Contract, data []byte, n int, f func(p []byte)) (*equiv.Panic, string) {
+	k := a.c.h.Call(c)
+	defer k.End()
+	k.Mark(equiv.MechGuard)
+	p := a.at(n)
+	copy(p, data)
+	pn := k.Do(func() { f(p) })
+	wrong := ""
+	if pn == nil && c == cWrite && !bytes.Equal(p, data) {
+		wrong = "modified p"
+	}
+	equiv.PoisonBytes(p)
+	return pn, wrong
+}
+
+func (a edgeArena) harness() *equiv.Harness { return a.c.h }
+
+// notedReader returns r, a reader of the implementation's, with each
+// Read noted as one of MaskReader.Read's calls (equiv.Harness.Note), for
+// calls the suite does not make itself (testing/iotest.TestReader's, a
+// nested reader's); its Seek and ReadAt are r's, if it has them.
+func notedReader(h *equiv.Harness, r io.Reader) io.Reader {
+	n := noted{h: h, r: r}
+	sk, seeks := r.(io.Seeker)
+	ra, readsAt := r.(io.ReaderAt)
+	switch {
+	case seeks && readsAt:
+		return struct {
+			noted
+			io.Seeker
+			io.ReaderAt
+		}{n, sk, ra}
+	case seeks:
+		return struct {
+			noted
+			io.Seeker
+		}{n, sk}
+	case readsAt:
+		return struct {
+			noted
+			io.ReaderAt
+		}{n, ra}
+	}
+	return n
+}
+
+// noted is the Read of notedReader.
+type noted struct {
+	h *equiv.Harness
+	r io.Reader
+}
+
+func (n noted) Read(p []byte) (int, error) {
+	n.h.Note(cRead)
+	return n.r.Read(p)
+}

@@ -46,8 +46,8 @@ type machine struct {
 func (c *checker) runMachine(t *rapid.T, fn string) error {
 	align := rapid.IntRange(0, 63).Draw(t, "align")
 	m := &machine{fn: fn,
-		impl: &stream{impl: c.impl, a: bufArena{&c.src, align}, mapErr: c.cfg.MapError},
-		ref:  &stream{impl: refStreams, a: bufArena{&c.refBuf, align}}}
+		impl: &stream{impl: c.impl, a: harnessArena{c, align}, mapErr: c.cfg.MapError},
+		ref:  &stream{impl: refStreams, a: refArena{&c.refBuf, align}}}
 	for i := range rapid.IntRange(1, 32).Draw(t, "steps") {
 		if i == 0 || rapid.IntRange(0, 7).Draw(t, "reset") == 0 {
 			s := drawFrame(t, fn, align)
@@ -88,7 +88,9 @@ func drawFrame(t *rapid.T, fn string, align int) streamCase {
 func (m *machine) both(f func(x *stream)) {
 	for _, x := range []*stream{m.ref, m.impl} {
 		if x.t.p == nil {
-			x.t.p = equiv.Catch(func() { f(x) })
+			if p := equiv.Catch(func() { f(x) }); x.t.p == nil {
+				x.t.p = p
+			}
 		}
 	}
 }
@@ -104,19 +106,19 @@ func (m *machine) start(s streamCase, isNew bool) {
 	}
 	m.both(func(x *stream) {
 		if m.fn == "MaskReader" {
-			src := newSource(s.kind, s.at, s.payload, x.impl)
+			src := x.source(s.kind, s.at, s.payload)
 			if isNew {
-				x.r = x.impl.NewMaskReader(src, s.key)
+				x.r = x.newReader(src, s.key)
 			} else {
-				x.r.Reset(src, s.key)
+				x.marking(equiv.MechReuse, func() { x.resetReader(src, s.key) })
 			}
 			return
 		}
-		x.sk = newSink(s.kind, s.at, x.impl)
+		x.sk = newSink(s.kind, s.at, x.impl, x.a.harness())
 		if isNew {
-			x.w = x.impl.NewMaskWriter(x.sk, s.key)
+			x.w = x.newWriter(x.sk, s.key)
 		} else {
-			x.w.Reset(x.sk, s.key)
+			x.marking(equiv.MechReuse, func() { x.note(cWReset); x.w.Reset(x.sk, s.key) })
 		}
 	})
 }
@@ -138,7 +140,7 @@ func (m *machine) call(t *rapid.T) {
 	b := rapid.SliceOfN(rapid.Byte(), size, size).Draw(t, "b")
 	m.frame.payload = append(m.frame.payload[:len(m.frame.payload):len(m.frame.payload)], b...)
 	m.steps = append(m.steps, fmt.Sprintf("Write(%d)", size))
-	m.both(func(x *stream) { x.writeAll(b) })
+	m.both(func(x *stream) { x.writeOut(b) })
 	m.ends = append(m.ends, len(m.frame.payload))
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"testing/iotest"
 
@@ -57,14 +58,69 @@ type stream struct {
 // runStream runs s and returns its transcript.
 func runStream(impl Impl, s streamCase, a arena, mapErr func(error) error) transcript {
 	x := &stream{impl: impl, a: a, mapErr: mapErr}
-	x.t.p = equiv.Catch(func() {
+	run := func() {
 		if s.fn == "MaskReader" {
 			x.readCase(s)
 		} else {
 			x.writeCase(s)
 		}
+	}
+	p := equiv.Catch(func() {
+		if s.ioEdge() {
+			x.marking(equiv.MechIOEdges, run)
+			return
+		}
+		run()
 	})
+	if x.t.p == nil {
+		x.t.p = p
+	}
 	return x.t
+}
+
+// stop ends the stream with p, the panic of a call: the rest of the case
+// is not run (runStream keeps p, not the panic that unwinds it).
+func (x *stream) stop(p *equiv.Panic) {
+	x.t.p = p
+	panic(stopped{})
+}
+
+// stopped unwinds a stream whose call panicked.
+type stopped struct{}
+
+// note notes a call of the function c declares that places no slice (New,
+// Reset), on the implementation's stream.
+func (x *stream) note(c *equiv.Contract) {
+	if h := x.a.harness(); h != nil {
+		h.Note(c)
+	}
+}
+
+// marking runs f, counting the implementation's calls in it under
+// mechanism m too (equiv.Harness.Marking).
+func (x *stream) marking(m equiv.Mechanism, f func()) {
+	if h := x.a.harness(); h != nil {
+		h.Marking(m, f)
+		return
+	}
+	f()
+}
+
+// newReader is NewMaskReader over src, noted.
+func (x *stream) newReader(src io.Reader, key [4]byte) MaskReader {
+	x.note(cNewReader)
+	return x.impl.NewMaskReader(src, key)
+}
+
+// newWriter is NewMaskWriter over w, noted.
+func (x *stream) newWriter(w io.Writer, key [4]byte) MaskWriter {
+	x.note(cNewWriter)
+	return x.impl.NewMaskWriter(w, key)
+}
+
+// source is newSource for the stream's implementation.
+func (x *stream) source(kind, at int, wire []byte) io.Reader {
+	return newSource(kind, at, wire, x.impl, x.a.harness())
 }
 
 // breach records what went wrong at the last call, if nothing did before.
@@ -82,7 +138,7 @@ func (x *stream) goesOn(err error) bool {
 		err = x.mapErr(err)
 	}
 	switch err {
-	case nil, iotest.ErrTimeout, errAgain, io.ErrShortWrite, ref.ErrInvalidRead, ref.ErrInvalidWrite:
+	case nil, iotest.ErrTimeout, os.ErrDeadlineExceeded, errAgain, io.ErrShortWrite, ref.ErrInvalidRead, ref.ErrInvalidWrite:
 		return true
 	}
 	return false
@@ -91,21 +147,33 @@ func (x *stream) goesOn(err error) bool {
 // readCase reads s's payload, as the octets on the wire, in Reads of the
 // sizes its calls give, then of len(payload)+1 octets (at most tailRead),
 // until the stream is over or len(payload)+8 more Reads were made (enough
-// for one octet per Read, a timeout and the end).
+// for one octet per Read, a timeout and the end). After a warm-up, the
+// Reset and every call after it reuse the streamer (equiv.MechReuse).
 func (x *stream) readCase(s streamCase) {
 	switch {
 	case s.warm > 0 && s.warmHere:
-		src := newSource(s.kind, s.at+s.warm, append(bytes.Clone(s.payload[:s.warm]), s.payload...), x.impl)
-		x.r = x.impl.NewMaskReader(src, s.warmKey())
+		src := x.source(s.kind, s.at+s.warm, append(bytes.Clone(s.payload[:s.warm]), s.payload...))
+		x.r = x.newReader(src, s.warmKey())
 		x.read(s.warm)
-		x.r.Reset(src, s.key)
+		x.marking(equiv.MechReuse, func() { x.resetReader(src, s.key); x.readAll(s) })
 	case s.warm > 0:
-		x.r = x.impl.NewMaskReader(bytes.NewReader(s.payload[:s.warm]), s.warmKey())
+		x.r = x.newReader(bytes.NewReader(s.payload[:s.warm]), s.warmKey())
 		x.read(s.warm)
-		x.r.Reset(newSource(s.kind, s.at, s.payload, x.impl), s.key)
+		x.marking(equiv.MechReuse, func() { x.resetReader(x.source(s.kind, s.at, s.payload), s.key); x.readAll(s) })
 	default:
-		x.r = x.impl.NewMaskReader(newSource(s.kind, s.at, s.payload, x.impl), s.key)
+		x.r = x.newReader(x.source(s.kind, s.at, s.payload), s.key)
+		x.readAll(s)
 	}
+}
+
+// resetReader is the reader's Reset, noted.
+func (x *stream) resetReader(src io.Reader, key [4]byte) {
+	x.note(cRReset)
+	x.r.Reset(src, key)
+}
+
+// readAll makes s's Reads.
+func (x *stream) readAll(s streamCase) {
 	ends, prev := s.callEnds(), 0
 	for i := range len(ends) + len(s.payload) + 8 {
 		size := min(len(s.payload)+1, tailRead)
@@ -126,54 +194,69 @@ const tailRead = 1024
 // read makes one Read of size octets and reports whether the stream goes
 // on.
 func (x *stream) read(size int) bool {
-	p := x.a.slot(size)
-	n, err := x.r.Read(p)
-	c := call{name: fmt.Sprintf("Read(%d)", size), n: n, err: err}
-	if n >= 0 && n <= len(p) {
-		c.data = bytes.Clone(p[:n])
+	c := call{name: fmt.Sprintf("Read(%d)", size)}
+	p, wrong := x.a.call(cRead, nil, size, func(p []byte) {
+		c.n, c.err = x.r.Read(p)
+		if c.n >= 0 && c.n <= len(p) {
+			c.data = bytes.Clone(p[:c.n])
+		}
+	})
+	if p != nil {
+		x.stop(p)
 	}
 	x.t.calls = append(x.t.calls, c)
-	if !x.a.intact() {
-		x.breach("wrote outside p")
+	if wrong != "" {
+		x.breach(wrong)
 	}
-	return x.goesOn(err)
+	return x.goesOn(c.err)
 }
 
 // writeCase writes s's payload in Writes of the lengths its calls give,
 // each retried with what is left after an error the stream survives.
+// After a warm-up, the Reset and every call after it reuse the streamer
+// (equiv.MechReuse).
 func (x *stream) writeCase(s streamCase) {
-	x.sk = newSink(s.kind, s.at, x.impl)
-	if s.warm > 0 {
-		warm := &sink{}
-		if s.warmHere {
-			warm, x.sk.at = x.sk, s.at+s.warm
-		}
-		x.w = x.impl.NewMaskWriter(warm, s.warmKey())
-		x.write(warm, x.a.place(s.payload[:s.warm]), s.payload[:s.warm])
-		x.w.Reset(x.sk, s.key)
-	} else {
-		x.w = x.impl.NewMaskWriter(x.sk, s.key)
+	x.sk = newSink(s.kind, s.at, x.impl, x.a.harness())
+	if s.warm == 0 {
+		x.w = x.newWriter(x.sk, s.key)
+		x.writeAll(s)
+		return
 	}
+	warm := &sink{}
+	if s.warmHere {
+		warm, x.sk.at = x.sk, s.at+s.warm
+	}
+	x.w = x.newWriter(warm, s.warmKey())
+	x.write(warm, s.payload[:s.warm])
+	x.marking(equiv.MechReuse, func() {
+		x.note(cWReset)
+		x.w.Reset(x.sk, s.key)
+		x.writeAll(s)
+	})
+}
+
+// writeAll makes s's Writes.
+func (x *stream) writeAll(s streamCase) {
 	prev := 0
 	for _, end := range s.callEnds() {
-		if !x.writeAll(s.payload[prev:end]) {
+		if !x.writeOut(s.payload[prev:end]) {
 			return
 		}
 		prev = end
 	}
 }
 
-// writeAll writes b, again with what is left after an error the stream
+// writeOut writes b, again with what is left after an error the stream
 // survives (at most 3 more times: each failing writer fails once), and
 // reports whether the stream goes on. Each retry is a Write of its own:
-// its p is placed afresh, over the last one, so that a writer that kept a
-// view of what it did not take (to write it on the retry, as OpenSSL
-// keeps a partial SSL_write's buffer) reads what is there now.
-func (x *stream) writeAll(b []byte) bool {
-	p := x.a.place(b)
+// its p is placed afresh, over the last one (which was poisoned), so that
+// a writer that kept a view of what it did not take (to write it on the
+// retry, as OpenSSL keeps a partial SSL_write's buffer) reads what is
+// there now.
+func (x *stream) writeOut(b []byte) bool {
 	for tries := 0; ; tries++ {
-		n, err := x.write(x.sk, p, b)
-		if n < 0 || n > len(p) {
+		n, err := x.write(x.sk, b)
+		if n < 0 || n > len(b) {
 			return false
 		}
 		b = b[n:]
@@ -183,24 +266,27 @@ func (x *stream) writeAll(b []byte) bool {
 		case !x.goesOn(err) || tries == 3:
 			return false
 		}
-		p = x.a.place(b)
 	}
 }
 
-// write makes one Write of p, which holds b, to a MaskWriter over sk, and
-// checks that p is left as it was, during the call and after it.
-func (x *stream) write(sk *sink, p, b []byte) (int, error) {
-	sk.fresh, sk.caller, sk.orig = true, p, b
-	n, err := x.w.Write(p)
-	sk.caller, sk.orig = nil, nil
-	x.t.calls = append(x.t.calls, call{name: fmt.Sprintf("Write(%d)", len(p)), n: n, err: err, data: bytes.Clone(sk.got)})
+// write makes one Write of a copy of b, placed by the arena, to a
+// MaskWriter over sk, and checks that p is left as it was, during the
+// call (sk looks at every underlying call) and after it.
+func (x *stream) write(sk *sink, b []byte) (n int, err error) {
+	p, wrong := x.a.call(cWrite, b, len(b), func(p []byte) {
+		sk.fresh, sk.caller, sk.orig = true, p, b
+		n, err = x.w.Write(p)
+		sk.caller, sk.orig = nil, nil
+	})
+	if p != nil {
+		x.stop(p)
+	}
+	x.t.calls = append(x.t.calls, call{name: fmt.Sprintf("Write(%d)", len(b)), n: n, err: err, data: bytes.Clone(sk.got)})
 	switch {
 	case sk.wrong != "":
 		x.breach(sk.wrong)
-	case !bytes.Equal(p, b):
-		x.breach("modified p")
-	case !x.a.intact():
-		x.breach("wrote outside p")
+	case wrong != "":
+		x.breach(wrong)
 	}
 	return n, err
 }
@@ -246,8 +332,12 @@ func (c *checker) checkStream(s streamCase, a arena) (*equiv.Counterexample, boo
 		return nil, false
 	}
 	ce, compared := c.streamOnce(s, a)
-	if ce == nil {
-		return nil, compared
+	if ha, ok := a.(harnessArena); ce == nil && compared && ok {
+		ce = c.streamAgain(s, ha)
+		return ce, true
+	}
+	if ce == nil || len(s.payload) > shrinkLimit {
+		return ce, compared
 	}
 	fails := func(s streamCase) bool {
 		ce, _ := c.streamOnce(s, a)
@@ -270,12 +360,33 @@ func (c *checker) streamOnce(s streamCase, a arena) (*equiv.Counterexample, bool
 	if equiv.Excluded(c.cfg, s.input()) {
 		return nil, false
 	}
-	want := runStream(refStreams, s, bufArena{&c.refBuf, s.align}, nil)
+	want := runStream(refStreams, s, refArena{&c.refBuf, s.align}, nil)
 	got := runStream(c.impl, s, a, c.cfg.MapError)
 	if g, w, differs := c.differ(got, want); differs {
 		return s.failure(g, w, got.p), true
 	}
 	return nil, true
+}
+
+// streamAgain checks s, which has just passed with each call's p placed
+// by the harness, again with other contents (vary), each p at the same
+// address, when equiv.Again says so, counting it.
+func (c *checker) streamAgain(s streamCase, a harnessArena) *equiv.Counterexample {
+	check := func(d []byte) *equiv.Counterexample {
+		ce, _ := c.streamOnce(s.with(d), a)
+		return ce
+	}
+	ce, ran := equiv.Again(c.h, s.payload, vary, check)
+	if ran && c.recount != nil {
+		c.recount(1)
+	}
+	if ce == nil {
+		return nil
+	}
+	return c.reused(s.payload, ce, func(v []byte) *equiv.Counterexample {
+		sce, _ := c.checkStream(s.with(v), a)
+		return sce
+	}, check)
 }
 
 // failure is the counterexample for s, on which the implementation's

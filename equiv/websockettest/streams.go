@@ -42,7 +42,7 @@ func (c *checker) streamVectors(r *equiv.Run) error {
 	count := tally(r)
 	for at := 0; at <= len(rfcPlain); at++ {
 		for _, s := range faultCases(rfcMasked, rfcPlain, rfcKey, []int{2}, at) {
-			if err := count(c.checkStream(s, bufArena{&c.src, at})); err != nil {
+			if err := count(c.checkStream(s, harnessArena{c, at})); err != nil {
 				return err
 			}
 		}
@@ -57,12 +57,12 @@ func (c *checker) streamVector(r *equiv.Run, s streamCase, want []byte) error {
 	if !c.has(s.fn) {
 		return nil
 	}
-	t := runStream(refStreams, s, bufArena{&c.refBuf, s.align}, nil)
+	t := runStream(refStreams, s, refArena{&c.refBuf, s.align}, nil)
 	full := append(bytes.Clone(want[:s.warm]), want...)
 	if out := t.output(s); t.p != nil || !bytes.Equal(out, full) {
 		return r.Errorf("reference %s streamed %x, want %x (RFC 6455 §5.7, %s): the oracle is wrong", s.fn, out, full, s.args())
 	}
-	return tally(r)(c.checkStream(s, bufArena{&c.src, s.align}))
+	return tally(r)(c.checkStream(s, harnessArena{c, s.align}))
 }
 
 // output is what the transcript of s streamed: a MaskReader's octets
@@ -132,13 +132,13 @@ func (c *checker) streamSplits(r *equiv.Run) error {
 				s := streamCase{payload: data[:n], key: keys[0], cuts: splitCuts(n, split), warm: w.n, warmHere: w.here, align: split & 63}
 				for _, kind := range plainSources {
 					s.fn, s.kind = "MaskReader", kind
-					if err := count(c.checkStream(s, bufArena{&c.src, s.align})); err != nil {
+					if err := count(c.checkStream(s, harnessArena{c, s.align})); err != nil {
 						return err
 					}
 				}
 				for _, kind := range plainSinks {
 					s.fn, s.kind = "MaskWriter", kind
-					if err := count(c.checkStream(s, bufArena{&c.src, s.align})); err != nil {
+					if err := count(c.checkStream(s, harnessArena{c, s.align})); err != nil {
 						return err
 					}
 				}
@@ -176,7 +176,7 @@ func (c *checker) streamFaults(r *equiv.Run) error {
 		for split := range splits(n) {
 			for at := 0; at <= n; at++ {
 				for _, s := range faultCases(data[:n], data[:n], keys[1], splitCuts(n, split), at) {
-					if err := count(c.checkStream(s, bufArena{&c.src, (split + at) & 63})); err != nil {
+					if err := count(c.checkStream(s, harnessArena{c, (split + at) & 63})); err != nil {
 						return err
 					}
 				}
@@ -210,7 +210,7 @@ func (c *checker) streamLong(r *equiv.Run) error {
 				{fn: "MaskWriter", kind: sinkShort, at: l/2 | 1, cuts: odd},
 			} {
 				s.payload, s.key, s.align = data[:l], keys[1], l&63
-				if err := count(c.checkStream(s, bufArena{&c.src, s.align})); err != nil {
+				if err := count(c.checkStream(s, harnessArena{c, s.align})); err != nil {
 					return err
 				}
 			}
@@ -239,7 +239,7 @@ func (c *checker) streamRandom(r *equiv.Run) error {
 			s.cuts = append(s.cuts, rng.IntN(len(b)+1))
 		}
 		slices.Sort(s.cuts)
-		if err := count(c.checkStream(s, bufArena{&c.src, s.align})); err != nil {
+		if err := count(c.checkStream(s, harnessArena{c, s.align})); err != nil {
 			return err
 		}
 	}
@@ -257,7 +257,7 @@ func (c *checker) guardStreams(count func(*equiv.Counterexample, bool) error, ed
 				markers(data[:phase+n], n)
 				for _, fn := range []string{"MaskReader", "MaskWriter"} {
 					s := streamCase{fn: fn, payload: data[:phase+n], key: keys[phase%2], cuts: []int{phase}}
-					ce, compared := c.checkStream(s, edgeArena{e.at})
+					ce, compared := c.checkStream(s, edgeArena{c, e.at})
 					if ce != nil {
 						ce.Args += ", each p " + e.name
 					}

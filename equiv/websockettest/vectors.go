@@ -50,11 +50,14 @@ func (c *checker) vector(r *equiv.Run, in, want []byte, name string) error {
 	if o := refMask(in, rfcKey, 0); o.p != nil || o.next != 1 || !bytes.Equal(o.out, want) {
 		return r.Errorf("reference Mask(%x) = %v, want %x, next 1 (%s): the oracle is wrong", in, o, want, name)
 	}
-	b := bytes.Clone(in)
+	k := c.h.Call(cMask)
+	defer k.End()
+	b := k.Bytes(0, in, 0)
 	if equiv.Excluded(c.cfg, Input{Func: "Mask", Payload: b, Key: rfcKey}) {
 		return nil
 	}
-	got := mask(c.impl.Mask, b, rfcKey, 0)
+	got := c.callMask(k, b, rfcKey, 0)
+	got.out = bytes.Clone(b)
 	r.Count(1)
 	wantO := outcome{out: want, next: 1}
 	if c.agree(got, wantO) {
@@ -134,22 +137,38 @@ func (c *checker) maskCopyPanics(r *equiv.Run) error {
 		return nil
 	}
 	key := keys[0]
-	buf := make([]byte, 64)
+	contents := make([]byte, 64)
 	for _, tc := range overlapCases {
-		dst, src := buf[tc.dst[0]:tc.dst[1]], buf[tc.src[0]:tc.src[1]]
-		if equiv.Excluded(c.cfg, Input{Func: "MaskCopy", Payload: src, Dst: dst, Key: key}) {
+		got, want, compared := c.overlapCase(contents, tc.dst, tc.src, key)
+		if !compared {
 			continue
 		}
-		want := maskCopy(ref.MaskCopy, dst, src, key, 0)
-		got := maskCopy(c.impl.MaskCopy, dst, src, key, 0)
 		r.Count(1)
 		if !c.cfg.SamePanic(equiv.PanicValue(got.p), equiv.PanicValue(want.p)) {
-			return r.Fail(&equiv.Counterexample{Func: "MaskCopy", Input: bytes.Clone(src),
+			return r.Fail(&equiv.Counterexample{Func: "MaskCopy", Input: bytes.Clone(cut(contents, tc.src)),
 				Args: fmt.Sprintf("key=%x pos=0 %s (dst=buf[%d:%d] src=buf[%d:%d])", key, tc.name, tc.dst[0], tc.dst[1], tc.src[0], tc.src[1]),
 				Got:  panicString(got.p), Want: panicString(want.p), Stack: equiv.StackOf(got.p)})
 		}
 	}
 	return nil
+}
+
+// overlapCase calls MaskCopy with dst and src the ranges dstAt and srcAt
+// of one array of contents, placed as MaskCopy's dst, all of it writable,
+// and the reference on a copy: what each did, and whether the call was in
+// scope.
+func (c *checker) overlapCase(contents []byte, dstAt, srcAt [2]int, key [4]byte) (got, want outcome, compared bool) {
+	k := c.h.Call(cMaskCopy)
+	defer k.End()
+	all := k.Prefix(0, contents, 0, len(contents))
+	dst, src := cut(all, dstAt), cut(all, srcAt)
+	if equiv.Excluded(c.cfg, Input{Func: "MaskCopy", Payload: src, Dst: dst, Key: key}) {
+		return got, want, false
+	}
+	refAll := bytes.Clone(contents)
+	want = maskCopy(ref.MaskCopy, cut(refAll, dstAt), cut(refAll, srcAt), key, 0)
+	got = c.callMaskCopy(k, dst, src, key, 0)
+	return got, want, true
 }
 
 func panicString(p *equiv.Panic) string {
@@ -185,7 +204,10 @@ func (c *checker) readerContract(r *equiv.Run) error {
 			continue
 		}
 		var err error
-		p := equiv.Catch(func() { err = iotest.TestReader(c.impl.NewMaskReader(bytes.NewReader(wire), rfcKey), plain) })
+		p := equiv.Catch(func() {
+			c.h.Note(cNewReader)
+			err = iotest.TestReader(notedReader(c.h, c.impl.NewMaskReader(bytes.NewReader(wire), rfcKey)), plain)
+		})
 		if p != nil || err != nil {
 			return r.Fail(&equiv.Counterexample{Func: "MaskReader", Input: wire, Args: fmt.Sprintf("key=%x under testing/iotest.TestReader", rfcKey),
 				Got: fmt.Sprint(orPanic(err, p)), Want: "io.Reader's contract kept", Stack: equiv.StackOf(p), FuzzTarget: "FuzzMask",

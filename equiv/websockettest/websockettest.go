@@ -41,25 +41,35 @@ const pair = "websocket"
 //
 // Beyond its results, every function keeps this contract, which every
 // method checks on every input it compares (docs/equivalence.md, "The
-// contract"):
+// contract"); contracts below is the same contract as data, which the
+// engine's harness applies to every call:
 //
 //   - Reads: only the slices' [0:len]: not their spare capacity (which
-//     holds canaries), not before or past them (guard pages). nil and
-//     empty slices are alike.
+//     holds canaries), not before or past them (guard pages, and
+//     unmapped pages flush against them). nil and empty slices are
+//     alike.
 //   - Writes: Mask writes b[:len(b)], MaskCopy dst[:len(src)] and a
-//     MaskReader's Read p[:n]; nothing else, not even for a moment: src
-//     and a MaskWriter's p lie on read-only pages.
-//   - Keeps: nothing it is given once it returns: the next Read's or
-//     Write's p is placed over the last one's.
+//     MaskReader's Read p[:len(p)]; nothing else, not even for a moment
+//     and not even with the value that was there (read-only octets lie
+//     flush against the range each may write): src and a MaskWriter's p
+//     lie on read-only pages.
+//   - Keeps: nothing it is given once it returns: each call's slices are
+//     overwritten once it has returned, and the next Read's or Write's p
+//     is placed over the last one's.
 //   - Shares: every function may be called from several goroutines at
-//     once (each method runs beside a concurrent caller), and a streamer
-//     from inside another streamer's call (the suite's nested readers and
-//     writers); one streamer value is used by one goroutine at a time.
+//     once (each method runs beside a concurrent caller, and the scale
+//     method calls every function from two goroutines released
+//     together), and a streamer from inside another streamer's call (the
+//     suite's nested readers and writers); one streamer value is used by
+//     one goroutine at a time, and is reused across many Resets.
 //   - Results: a MaskReader is an io.Reader (testing/iotest.TestReader
-//     holds), a MaskWriter an io.Writer (a short count comes with an
-//     error); Reset starts over whether handed a new reader or writer or
-//     the one it has. When two preconditions of MaskCopy fail at once,
-//     the reference's panic (the short dst) is the one raised.
+//     holds), over a reader that returns any (n, err) io.Reader allows
+//     and some it forbids; a MaskWriter an io.Writer (a short count comes
+//     with an error), over a writer likewise; Reset starts over whether
+//     handed a new reader or writer or the one it has. When two
+//     preconditions of MaskCopy fail at once, the reference's panic (the
+//     short dst) is the one raised. The same call at the same address
+//     with other contents gives the other contents' result.
 type Impl struct {
 	// Name optionally labels the implementation in messages ("avx2").
 	Name string
@@ -89,6 +99,55 @@ type Impl struct {
 	NewMaskWriter func(w io.Writer, key [4]byte) MaskWriter
 }
 
+// contracts are Impl's contract above, as data: one per function and per
+// method of a MaskReader and a MaskWriter, which the engine's harness
+// applies to every call (equiv.Harness) and TestContracts compares with
+// Impl and with what a quick run applied (equiv.CheckContracts). Nothing
+// is Serial (a streamer value is one goroutine's, but distinct ones may
+// run at once), nothing Keeps a slice. A streamer's reader or writer is
+// a parameter of the function that reads from it or writes to it (Read,
+// Write); New and Reset only hand it over.
+var contracts = []equiv.Contract{
+	{Func: "Mask", Params: []equiv.Param{{Name: "b", Access: equiv.Writes}}},
+	// MaskCopy writes dst[:len(src)] of a dst that may be longer: the
+	// prefix a call names (equiv.Call.Prefix).
+	{Func: "MaskCopy", Params: []equiv.Param{{Name: "dst", Access: equiv.WritesPrefix}, {Name: "src"}}},
+	{Func: "NewMaskReader", Params: []equiv.Param{{Name: "r", Access: equiv.ReadsFrom, Keeps: true}},
+		NotApplicable: map[equiv.Mechanism]string{
+			equiv.MechIOEdges: "keeps r for its Reads and reads nothing from it itself",
+			equiv.MechScale:   "reads nothing: its MaskReader's Read has the length axis",
+		}},
+	{Func: "MaskReader.Read", Params: []equiv.Param{{Name: "p", Access: equiv.Writes}, {Name: "r", Access: equiv.ReadsFrom}},
+		Object: true, Length: true},
+	{Func: "MaskReader.Reset", Params: []equiv.Param{{Name: "r", Access: equiv.ReadsFrom, Keeps: true}}, Object: true,
+		NotApplicable: map[equiv.Mechanism]string{equiv.MechIOEdges: "keeps r for the Reads after it and reads nothing from it itself"}},
+	{Func: "NewMaskWriter", Params: []equiv.Param{{Name: "w", Access: equiv.WritesTo, Keeps: true}},
+		NotApplicable: map[equiv.Mechanism]string{
+			equiv.MechIOEdges: "keeps w for its Writes and writes nothing to it itself",
+			equiv.MechScale:   "writes nothing: its MaskWriter's Write has the length axis",
+		}},
+	{Func: "MaskWriter.Reset", Params: []equiv.Param{{Name: "w", Access: equiv.WritesTo, Keeps: true}}, Object: true,
+		NotApplicable: map[equiv.Mechanism]string{equiv.MechIOEdges: "keeps w for the Writes after it and writes nothing to it itself"}},
+	{Func: "MaskWriter.Write", Params: []equiv.Param{{Name: "p"}, {Name: "w", Access: equiv.WritesTo}}, Object: true, Length: true},
+}
+
+// contract returns the Contract of fn, one of contracts' Funcs.
+func contract(fn string) *equiv.Contract {
+	for i := range contracts {
+		if contracts[i].Func == fn {
+			return &contracts[i]
+		}
+	}
+	panic("websockettest: no contract for " + fn)
+}
+
+// The contracts, looked up once.
+var (
+	cMask, cMaskCopy            = contract("Mask"), contract("MaskCopy")
+	cNewReader, cRead, cRReset  = contract("NewMaskReader"), contract("MaskReader.Read"), contract("MaskReader.Reset")
+	cNewWriter, cWrite, cWReset = contract("NewMaskWriter"), contract("MaskWriter.Write"), contract("MaskWriter.Reset")
+)
+
 // GridLen is the longest payload of the suite's grid of lengths ×
 // alignments × key phases. It is at least twice the widest stride of the
 // optimized code (a 256-byte unrolled AVX-512 loop) plus 64, and at least
@@ -98,8 +157,8 @@ type Impl struct {
 const GridLen = 3 * 256
 
 // NewSuite returns the suite that checks impl: the methods vectors,
-// exhaustive, guard and properties (each checks every function impl has,
-// the streamers included), and the fuzz target FuzzMask whose
+// exhaustive, guard, properties and scale (each checks every function
+// impl has, the streamers included), and the fuzz target FuzzMask whose
 // seed corpus (corpus/websocket) the engine's corpus method replays. If
 // impl.Mask is nil, the suite's Err says so and nothing runs. A Suite may
 // be checked from several goroutines at once.
@@ -112,6 +171,10 @@ func NewSuite(impl Impl) equiv.Suite {
 		return equiv.Method{Name: name, Func: func(r *equiv.Run) error {
 			c := newChecker(impl, r.Config())
 			c.run = r
+			if name != equiv.MethodProperties {
+				// Run.Property and Run.Law count every case themselves.
+				c.recount = r.Count
+			}
 			defer c.release()
 			defer c.flush()
 			return m(c, r)
@@ -121,6 +184,8 @@ func NewSuite(impl Impl) equiv.Suite {
 	guard.Skip = equiv.GuardSkip()
 	exhaustive := method(equiv.MethodExhaustive, (*checker).exhaustive)
 	exhaustive.Split, exhaustive.Lanes, exhaustive.Long = true, true, true
+	scale := method(equiv.MethodScale, (*checker).scale)
+	scale.Split, scale.Long = true, true
 	return equiv.Suite{
 		Pair:      pair,
 		Unchecked: unchecked,
@@ -130,6 +195,7 @@ func NewSuite(impl Impl) equiv.Suite {
 			exhaustive,
 			guard,
 			method(equiv.MethodProperties, (*checker).properties),
+			scale,
 		},
 		Targets:  []equiv.FuzzTarget{fuzzTarget(impl)},
 		Corpus:   corpus.FS,

@@ -41,7 +41,7 @@ type Bug struct {
 // All lists every bug of every pair.
 func All() []Bug {
 	var all []Bug
-	for _, pair := range [][]Bug{checksumBugs(), websocketBugs(), websocketContractBugs(), quicBugs(), quicContractBugs(), utf8Bugs()} {
+	for _, pair := range [][]Bug{checksumBugs(), websocketBugs(), websocketContractBugs(), websocketScaleBugs(), quicBugs(), quicContractBugs(), utf8Bugs()} {
 		all = append(all, pair...)
 	}
 	return all

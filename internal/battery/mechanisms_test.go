@@ -59,21 +59,27 @@ var mechanisms = []struct {
 	// octets flush against a writable range.
 	{"edges", &contractknob.NoEdges, equiv.EdgeSkip, "", false, []string{
 		"checksum/put/word-store-rmw", "checksum/digest/sum-word-store", "checksum/sum/tail-word-over-read",
+		"websocket/mask/word-rmw-past-len", "websocket/maskwriter/word-load-past-p",
 	}},
 	{"exact-append", &contractknob.NoExactAppend, nil, "", false, []string{
 		"checksum/digest/sum-room-off-by-two",
 	}},
 	{"reuse", &contractknob.NoReuse, nil, "", false, []string{
-		"checksum/sum/memo-by-address",
+		"checksum/sum/memo-by-address", "websocket/maskcopy/memo-by-address", "websocket/maskwriter/memo-by-address",
 	}},
 	{"history", &contractknob.NoHistory, nil, "", false, []string{
-		"checksum/digest/lazy-after-512-writes",
+		"checksum/digest/lazy-after-512-writes", "websocket/maskwriter/lazy-after-512-writes",
 	}},
 	{"scale", &contractknob.NoScale, nil, "", false, []string{
-		"checksum/sum/wide-path-tail",
+		"checksum/sum/wide-path-tail", "websocket/mask/wide-path-tail", "websocket/maskreader/wide-read-phase",
 	}},
 	{"overlap", &contractknob.NoOverlap, nil, "", false, []string{
-		"checksum/sum/trylock-fallback",
+		"checksum/sum/trylock-fallback", "websocket/maskcopy/trylock-fallback", "websocket/maskwriter/trylock-fallback",
+	}},
+	// NoIOEdges makes every reader and writer under a streamer a plain
+	// one (websockettest's, but for its nested ones).
+	{"io-edges", &contractknob.NoIOEdges, nil, "", false, []string{
+		"websocket/maskwriter/drops-error-with-full-count", "websocket/maskreader/timeout-data-masked",
 	}},
 }
 

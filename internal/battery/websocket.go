@@ -126,6 +126,10 @@ func (m maskModel) MaskCopy(dst, src []byte, key [4]byte, pos int) int {
 		return m.roundTrip(dst, src, key, pos)
 	case m.bug == "maskcopy/shared-scratch":
 		return m.throughScratch(dst, src, key, pos)
+	case m.bug == "maskcopy/memo-by-address" && len(src) >= 64<<10 && !sameStart(dst, src):
+		return m.memoCopy(dst, src, key, pos)
+	case m.bug == "maskcopy/trylock-fallback" && len(src) >= 1<<20 && !sameStart(dst, src):
+		return m.trylockCopy(dst, src, key, pos)
 	}
 	return m.xor(dst, src, key, pos)
 }
@@ -154,6 +158,10 @@ func (m maskModel) xor(dst, src []byte, key [4]byte, pos int) int {
 	p := m.phase(pos)
 	if m.zeroKey(key) {
 		copy(dst[:n], src[:n])
+		return next
+	}
+	if m.bug == "mask/wide-path-tail" && n >= 128<<10 && sameStart(dst, src) {
+		m.widePath(dst[:n], key, p)
 		return next
 	}
 	if n >= 4 && n < 8 && m.shortEdge(dst, src, key, p, n) {
@@ -273,6 +281,10 @@ func (m maskModel) tail(dst, src []byte, key [4]byte, p, i, n int) {
 		m.tailWord(dst, key, p, i)
 		return
 	}
+	if m.bug == "mask/word-rmw-past-len" && i < n && cap(dst)-i >= 8 && sameStart(dst, src) {
+		wordRMW(dst, key, p, i, n)
+		return
+	}
 	from := p
 	if m.bug == "tail-key-restarted" {
 		from = p - i
@@ -339,6 +351,13 @@ func (m *readerModel) Read(p []byte) (int, error) {
 	if err != nil && m.bug == "maskreader/drops-data-with-error" {
 		return 0, err
 	}
+	switch {
+	case m.bug == "maskreader/timeout-data-masked" && n > 0 && timedOut(err):
+		return n, err
+	case m.bug == "maskreader/wide-read-phase" && n >= 1<<20:
+		m.wideRead(p, n)
+		return n, err
+	}
 	pos := m.position()
 	next := m.Mask(p[:n], m.key, *pos)
 	switch m.bug {
@@ -360,6 +379,7 @@ type writerModel struct {
 	pos     int
 	buf     [4096]byte
 	pending []byte // "maskwriter/defers-tail-view": what a short write left
+	writes  int    // Writes since New, for "maskwriter/lazy-after-512-writes"
 }
 
 func (m *writerModel) Reset(w io.Writer, key [4]byte) {
@@ -370,6 +390,22 @@ func (m *writerModel) Reset(w io.Writer, key [4]byte) {
 }
 
 func (m *writerModel) Write(b []byte) (int, error) {
+	m.writes++
+	n, err := m.write(b)
+	if m.bug == "maskwriter/lazy-after-512-writes" && m.writes > 512 {
+		m.pos -= n & 3 // the position moved by n rounded down to 4
+	}
+	return n, err
+}
+
+// write is Write's work.
+func (m *writerModel) write(b []byte) (int, error) {
+	switch {
+	case m.bug == "maskwriter/memo-by-address" && len(b) >= 32<<10:
+		return m.memoWrite(b)
+	case m.bug == "maskwriter/trylock-fallback" && len(b) >= 256<<10:
+		return m.trylockWrite(b)
+	}
 	if m.bug == "writer-masks-large-in-place" && len(b) > len(m.buf) {
 		m.Mask(b, m.key, m.pos)
 		n, err := m.put(b)
@@ -402,6 +438,9 @@ func (m *writerModel) put(masked []byte) (int, error) {
 	n, err := m.w.Write(masked)
 	if n < 0 || n > len(masked) {
 		return 0, ref.ErrInvalidWrite
+	}
+	if m.bug == "maskwriter/drops-error-with-full-count" && n == len(masked) {
+		err = nil // the count checked first: all taken, so no error
 	}
 	if m.bug == "writer-pos-by-attempted" && n < len(masked) {
 		m.pos += len(masked)

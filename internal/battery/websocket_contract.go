@@ -140,6 +140,9 @@ var wsPieceBuf [4096]byte
 // mask piece in place, copy it and unmask it back.
 func (m *writerModel) maskPiece(piece []byte) []byte {
 	buf := m.buf[:len(piece)]
+	if m.bug == "maskwriter/word-load-past-p" {
+		loadPastPiece(piece)
+	}
 	switch m.bug {
 	case "maskwriter/package-buffer":
 		buf = wsPieceBuf[:len(piece)]

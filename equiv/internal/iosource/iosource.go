@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"testing/iotest"
 )
 
@@ -28,6 +29,11 @@ const (
 	Zero                 // 0, nil once, from the first Read at or past the offset
 	Negative             // -1, nil once, likewise
 	TooMany              // fills p and returns len(p)+1, nil once, likewise
+	// DataTimeout: the octets up to the offset with
+	// os.ErrDeadlineExceeded, once, from the first Read that reaches it
+	// (a socket's Read whose deadline expired after some data arrived,
+	// which a caller retries); then the rest as Plain.
+	DataTimeout
 )
 
 // AtOffset reports whether k acts at an offset (and its name gives it).
@@ -37,7 +43,7 @@ func (k Kind) AtOffset() bool { return k >= Fails }
 func (k Kind) Name(at int) string {
 	names := [...]string{"bytes.Reader", "iotest.OneByteReader", "iotest.HalfReader",
 		"iotest.DataErrReader", "iotest.TimeoutReader", "fails at %d", "0, nil at %d",
-		"count -1 at %d", "count len(p)+1 at %d"}
+		"count -1 at %d", "count len(p)+1 at %d", "data with a deadline error at %d"}
 	if !k.AtOffset() {
 		return names[k]
 	}
@@ -95,6 +101,12 @@ func (f *faulty) Read(p []byte) (int, error) {
 			return n, f.broken
 		}
 		return n, nil
+	}
+	if f.kind == DataTimeout && !f.fired && f.off+len(p) >= f.at {
+		f.fired = true
+		n, _ := f.r.Read(p[:f.at-f.off])
+		f.off += n
+		return n, os.ErrDeadlineExceeded
 	}
 	if !f.fired && f.off >= f.at {
 		f.fired = true

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 )
@@ -33,6 +34,22 @@ func TestKinds(t *testing.T) {
 		}
 		if s := strings.Join(got, "; "); s != tc.want {
 			t.Errorf("%s: %s, want %s", tc.k.Name(5), s, tc.want)
+		}
+	}
+	// DataTimeout's error is one a caller retries after: the stream goes
+	// on, from the octet after the ones that came with it.
+	for at, want := range map[int]string{5: "4 <nil>; 1 dl; 4 <nil>; 1 <nil>; 0 EOF", 0: "0 dl; 4 <nil>; 4 <nil>; 2 <nil>; 0 EOF"} {
+		r := New(DataTimeout, at, data, broken)
+		var got []string
+		for range 5 {
+			n, err := r.Read(make([]byte, 4))
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				err = errors.New("dl")
+			}
+			got = append(got, fmt.Sprint(n, " ", err))
+		}
+		if s := strings.Join(got, "; "); s != want {
+			t.Errorf("%s: %s, want %s", DataTimeout.Name(at), s, want)
 		}
 	}
 	if _, err := io.ReadAll(New(DataErr, 0, data, broken)); err != nil {
