@@ -3,6 +3,7 @@ package functest_test
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/equivcheck/equivcheck/equiv"
 	"github.com/equivcheck/equivcheck/equiv/functest"
@@ -35,9 +36,19 @@ func adlerNMAX5803(p []byte) uint32 {
 	return b<<16 | a
 }
 
+// surrogatesEncoded is utf8.AppendRune without its surrogate case
+// (tinygo-org/tinygo#2181's encodeUTF8).
+func surrogatesEncoded(p []byte, r rune) []byte {
+	if 0xd800 <= r && r <= 0xdfff {
+		return append(p, 0xe0|byte(r>>12), 0x80|byte(r>>6)&0x3f, 0x80|byte(r)&0x3f)
+	}
+	return utf8.AppendRune(p, r)
+}
+
 // TestClasses: the scale method checks each size all 0xFF as well as in
-// random filler, so that the bug above, which random octets do not
-// reach, is caught, by the method that owns the class.
+// random filler, and a rune's boundaries include the surrogates, so that
+// the two bugs above, which neither random octets nor random int32
+// values reach, are caught, each by the method that owns the class.
 func TestClasses(t *testing.T) {
 	for _, tc := range []struct {
 		suite  equiv.Suite
@@ -45,6 +56,7 @@ func TestClasses(t *testing.T) {
 		want   string
 	}{
 		{functest.New("Adler32", adlerByHand, adlerNMAX5803), equiv.MethodScale, "class=ones"},
+		{functest.New("AppendRune", utf8.AppendRune, surrogatesEncoded, functest.Appends(0)), equiv.MethodVectors, "arg1=55296"},
 	} {
 		t.Run(tc.suite.Pair, func(t *testing.T) {
 			err := equiv.Check(tc.suite, equiv.WithSeed(1), equiv.WithMethods(func(m string) bool { return m == tc.method }))
