@@ -47,9 +47,9 @@ func ChecksumBitwise(p []byte) uint32 {
 }
 
 // checksum is Checksum; with swapped, it loads each block big-endian
-// where the tables want little-endian, as a port that loads words in
-// the machine's order does on a big-endian target (zowens/crc32c#34):
-// the planted bug its test selects.
+// where the tables want little-endian, the byte-order class of bug that
+// gave zowens/crc32c wrong results on big-endian CPUs (issue #34): the
+// planted bug its test selects.
 func checksum(p []byte, swapped bool) uint32 {
 	t := tables
 	c := ^uint32(0)

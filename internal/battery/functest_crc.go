@@ -15,10 +15,10 @@ func crc32cModel() funcModel {
 		suite: func(bug string) equiv.Suite { return functest.New("CRC32C", crc32cBitwise, crc32cSlicing8(bug)) },
 		bugs: []funcBug{
 			{"signed-octets",
-				"ICRAR/crc32c#44 (fixed by PR #44, issue #43): _crc32c_sw_slicing_by_8 read its buffer through char, so on signed-char platforms an octet of 0x80 or more sign-extended into the word it was shifted into (0xffee0000 for 0x00ee0000)",
+				"ICRAR/crc32c#43, fixed by PR #44: _crc32c_sw_slicing_by_8 read its buffer through char, so on signed-char platforms (SPARC) an octet of 0x80 or more sign-extended into the word it was shifted into (0xffee0000 for 0x00ee0000)",
 				"content: octets ≥ 0x80 in the 8-octet blocks (length ≥ 8)"},
 			{"big-endian-word",
-				"zowens/crc32c#34 and rustsec/advisory-db#1442: the crc32c crate's software path loaded its words in native order, wrong on big-endian targets; here the 8-octet block is loaded big-endian where the tables want little-endian",
+				"zowens/crc32c#34 (fixed by PR #35) and rustsec/advisory-db#1442: the crc32c crate's software CRC-32C gave wrong results on big-endian CPUs; here, that byte-order class of bug, each block is loaded big-endian where the tables want little-endian",
 				"content: blocks whose octets differ (length ≥ 8)"},
 			{"head-drops-initial",
 				"borgbackup/borg#10150 (fixed by PR #10151): in the alignment prologue of crc32_clmul only the first algn_diff octets of the initial value were folded in, so for 1..3 octets before the boundary its upper octets were dropped",

@@ -16,7 +16,7 @@ func indexByteModel() funcModel {
 		suite: func(bug string) equiv.Suite { return functest.New("IndexByte", bytes.IndexByte, indexByteSWAR(bug)) },
 		bugs: []funcBug{
 			{"sign-extended-needle",
-				"ashvardanian/StringZilla#306, fixed by PR #307: the needle octet, a signed char, was sign-extended before the SWAR broadcast, so 0xBE became 0xFFFFFFFFFFFFFFBE and the multiply \"produces nonsense\"",
+				"ashvardanian/StringZilla#306, as PR #307 diagnosed it: the needle octet, a signed char, was sign-extended before the SWAR broadcast, so 0xBE became 0xFFFFFFFFFFFFFFBE and the multiply \"produces nonsense\"",
 				"needle ≥ 0x80, present in an 8-octet word (length ≥ 8)"},
 			{"no-and-not",
 				"class: Bit Twiddling Hacks, \"Determine if a word has a zero byte\": v - 0x01..01 alone sets the top bit of an octet that is zero or greater than 0x80, and only & ~v removes the second kind; the first flag is then taken as the match",

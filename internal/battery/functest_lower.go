@@ -19,13 +19,13 @@ func lowerModel() funcModel {
 				"class: Bit Twiddling Hacks, \"Determine if a word has a byte between m and n\": hasbetween(x,m,n) tests m < byte < n, exclusive, so hasbetween(x,'A','Z') leaves 'A' and 'Z' out",
 				"content: 'A' or 'Z' inside an 8-octet word (length ≥ 8)"},
 			{"letter-column",
-				"alliedmodders/sourcemod#586 (a CharToLower that sets bit 5 without the guard for non-letters, refused for that reason) and quangdang46/fast_file_search#105 (the (a|0x20)==(b|0x20) fold applied to non-letters): here the column 0x40..0x5F of the ASCII table is folded, '@' and '[' to '_' with it",
-				"content: '@', '[', '\\\\', ']', '^' or '_'"},
+				"alliedmodders/sourcemod#586 (a CharToLower that sets bit 5 without the guard for non-letters, refused for that reason) and quangdang46/fast_file_search#105 (the (a|0x20)==(b|0x20) fold applied to non-letters): here the whole column 0x40..0x5F of the ASCII table is folded, '@', '[', '\\', ']', '^' and '_' with the letters",
+				"content: '@', '[', '\\', ']', '^' or '_' (one octet suffices)"},
 			{"latin1-table",
 				"zeux/qgrep#22: kCaseFoldASCII was generated with tolower() in a CP1252 locale and folded 0xC0..0xDE too, mangling UTF-8 text, while the vectorised path folded A-Z only; here the tail's table does",
 				"content: octets 0xC0..0xDE (but 0xD7) in the tail (length mod 8)"},
 			{"unmasked-add",
-				"class: Daniel Lemire, \"Detect control characters, quotes and backslashes efficiently using 'SWAR'\" (lemire.me, 2025-04-13): a per-octet add or subtract on the whole word is only exact when no octet carries or borrows into the next; here the range test adds to the word without first clearing each octet's top bit",
+				"class: Daniel Lemire's post on SWAR (lemire.me/blog/2025/04/13/detect-control-characters-quotes-and-backslashes-efficiently-using-swar): a per-octet subtract on the whole word is exact only while no octet borrows from the next (\"you cannot rely on the other more significant byte results\"); here the range test adds to the word without first clearing each octet's top bit, so an octet ≥ 0xC1 carries into the next",
 				"content: an octet ≥ 0xC1 followed in the same word by '@' (lowered by the carry) or 'Z' (left)"},
 		}}
 }

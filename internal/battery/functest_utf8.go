@@ -21,7 +21,7 @@ func appendRuneModel() funcModel {
 				"SimonSapin/wtf-8#8: the encoder of section 6.1 gave U+0800 as C0 A0 80 and U+10000 as C0 90 80 80, the two-octet lead byte on the longer forms",
 				"rune ≥ 0x800"},
 			{"negative-as-ascii",
-				"golang/go#43254: bytes.Buffer.WriteRune (and unicode.Is) took a negative rune for ASCII through a signed comparison with utf8.RuneSelf and wrote one octet",
+				"golang/go#43254: unicode.Is and bytes.Buffer.WriteRune got negative runes wrong; here, as a signed comparison with utf8.RuneSelf does, a negative rune is taken for ASCII and written as one octet",
 				"rune < 0"},
 			{"no-upper-bound",
 				"vlang/v#26881 (review: after the < 0x10000 test every rune was encoded in four octets, 0x110000 included) and duncanc/icu4lua#5 (codePoint > 0x110000 where >= was meant)",
