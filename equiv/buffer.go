@@ -60,7 +60,8 @@ const (
 	// alignment 0).
 	GuardBefore
 	// GuardAfter: an unmapped page from just past the last octet, spare
-	// capacity included: a read or write past len faults.
+	// capacity included: a read or write past len faults. (Not for an
+	// append's room, which the function may read: see plan.)
 	GuardAfter
 	// ReadOnlyBefore: read-only octets just before the range the function
 	// may write: a function that reads them and writes back what was

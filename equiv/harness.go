@@ -412,6 +412,14 @@ func plan(acc Access, n, align, w int) (Access, int, int, Layout) {
 	}
 	if edgeSkip == "" && !lay.Nil {
 		lay.Edge = edgeFor(n, align, lo, hi, acc != Reads)
+		// The room past the octets an append writes is still the
+		// caller's array, which the function may read: slices.Grow,
+		// the first call of most append functions (hex.AppendDecode's),
+		// copies s[:cap(s)] when it must move. So an append's room lies
+		// before read-only octets, never on an unmapped page.
+		if acc == Appends && lay.Edge == GuardAfter && lay.Spare > hi-n {
+			lay.Edge = ReadOnlyAfter
+		}
 	}
 	lay.ReadOnly = acc == Reads && !contractknob.NoReadOnly.Load()
 	return acc, lo, hi, lay

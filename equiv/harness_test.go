@@ -171,6 +171,26 @@ func TestHarnessAppend(t *testing.T) {
 	}
 }
 
+// TestHarnessAppendRoomReadable: an append's spare capacity is the
+// caller's array, so reading all of it never faults, also where nothing
+// is appended and the slice meets a page at its end: slices.Grow, which
+// hex.AppendDecode calls before it finds an invalid digit, copies
+// s[:cap(s)] when the room is short, and faulted there.
+func TestHarnessAppendRoomReadable(t *testing.T) {
+	h := equiv.NewHarness(equiv.NewConfig())
+	defer h.Release()
+	for n := range 300 {
+		for align := range 64 {
+			k := h.Call(&appendContract)
+			b := k.Append(0, bytes.Repeat([]byte{7}, n), align, 0)
+			if p := equiv.Catch(func() { _ = bytes.Clone(b[:cap(b)]) }); p != nil {
+				t.Fatalf("len=%d %v: reading the room: %v", n, k.Layout(0), p)
+			}
+			k.End()
+		}
+	}
+}
+
 // TestHarnessCounts: a method's Result counts the mechanisms its calls
 // had, per function, and CheckContracts finds what a contract calls for
 // and no call had, and a function with no contract.

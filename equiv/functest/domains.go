@@ -174,7 +174,7 @@ func (p *param) fromBytes(b []byte) reflect.Value {
 
 // boundaries are p's boundary values: for an integer zero, one, its
 // extremes and their neighbours, and every power of two and its
-// neighbours; for octets, the empty and nil values, single octets at the
+// neighbours (for an int32, a rune's limits too: runeBoundaries); for octets, the empty and nil values, single octets at the
 // byte boundaries, and the content classes at the lengths either side of
 // a word, a vector and a cache line; for an address, each family's
 // extremes and special forms; for an array or struct, all zero, all
@@ -240,11 +240,22 @@ func intBoundaries(bits int, signed bool) []uint64 {
 		min := uint64(1) << (bits - 1)
 		out = append(out, min, min+1, min-1)
 	}
+	if signed && bits == 32 {
+		out = append(out, runeBoundaries...)
+	}
 	for i := range out {
 		out[i] &= mask
 	}
 	return out
 }
+
+// runeBoundaries are the boundary values of a rune (int32 is rune) that
+// are not powers of two or their neighbours, as the UTF-8 lengths' limits
+// are: either side of the surrogates U+D800..U+DFFF and of their halves,
+// the replacement character, and either side of the last code point,
+// U+10FFFF. Random int32 values meet none of them (tinygo-org/tinygo#2181
+// encoded surrogates; duncanc/icu4lua#5 accepted U+110000).
+var runeBoundaries = []uint64{0xd7ff, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xe000, 0xfffd, 0x10ffff, 0x110000}
 
 // octetLengths are the lengths of the octet boundaries: either side of a
 // word, a vector and a cache line.

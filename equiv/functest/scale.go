@@ -24,7 +24,7 @@ var windows = [][]byte{make([]byte, 16), slices.Repeat([]byte{0xff}, 16), {0x80}
 // largest first, one unit of Run.Mine each), with each boundary class in
 // turn placed at the size's scale points (equiv.ScalePoints), at an
 // alignment that puts it flush against a page at its end, at its start,
-// or neither, by turns; then, from two goroutines released together for
+// or neither, by turns, and all zero and all 0xFF whole; then, from two goroutines released together for
 // each round (Run.Overlap), the function on inputs of 64 KiB, unless it
 // is Serial.
 func runScale(c *checker, r *equiv.Run) error {
@@ -61,7 +61,9 @@ func runScale(c *checker, r *equiv.Run) error {
 }
 
 // scaleSize checks parameter i holding data, random filler, with each
-// window in turn at each of its scale points.
+// window in turn at each of its scale points; then holding n octets all
+// zero and n octets all 0xFF (wholeClasses), flush against a page at
+// their end.
 func (c *checker) scaleSize(r *equiv.Run, i int, data []byte) *equiv.Counterexample {
 	n := len(data)
 	p := c.s.params[i]
@@ -82,8 +84,26 @@ func (c *checker) scaleSize(r *equiv.Run, i int, data []byte) *equiv.Counterexam
 			return ce
 		}
 	}
+	whole := make([]byte, n)
+	for k, cl := range wholeClasses {
+		fillClass(rng, whole, cl)
+		args := c.s.cycled(base, i, k)
+		args[i] = p.scaleArg(whole, k)
+		if ce := c.compare(args, -n&63); ce != nil {
+			ce.Args += " class=" + contentClasses[cl]
+			return ce
+		}
+	}
 	return nil
 }
+
+// wholeClasses are the content classes the scale method checks whole at
+// every size, besides the random filler: all zero and all 0xFF, the
+// extremes of an accumulator. A bound that only long runs of high octets
+// reach, such as zlib's NMAX for Adler-32 (5552 octets from sums of
+// 65520; 5803 is right for the first block only, madler/zlib#356), is
+// met there and nowhere in random filler with 16-octet windows.
+var wholeClasses = []int{0, 1}
 
 // scaleArg is data as an argument of p's kind: a reader over it hands it
 // out whole in single Reads, or one octet at a time, by turns.

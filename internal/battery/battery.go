@@ -10,9 +10,13 @@
 // docs/equivalence.md tabulates (what a function may read, write, keep
 // and share) in checksum_contract.go, checksum_digest.go,
 // websocket_contract.go and quic_contract.go, each listed by a function
-// that All joins. TestMechanisms (mechanisms_test.go) shows that each of
-// the engine's contract mechanisms is what catches the bugs the table
-// gives it.
+// that All joins; the bugs of functions outside the pairs (CRC-32C,
+// Adler-32, ASCII lower-casing, hexadecimal decoding, varints, octet
+// search and count, population count, UTF-8 encoding), each checked by
+// the suite equiv/functest derives from the function and a plain
+// reference, in functest.go and functest_*.go. TestMechanisms
+// (mechanisms_test.go) shows that each of the engine's contract
+// mechanisms is what catches the bugs the table gives it.
 package battery
 
 import "github.com/equivcheck/equivcheck/equiv"
@@ -41,7 +45,7 @@ type Bug struct {
 // All lists every bug of every pair.
 func All() []Bug {
 	var all []Bug
-	for _, pair := range [][]Bug{checksumBugs(), websocketBugs(), websocketContractBugs(), websocketScaleBugs(), quicBugs(), quicContractBugs(), utf8Bugs()} {
+	for _, pair := range [][]Bug{checksumBugs(), websocketBugs(), websocketContractBugs(), websocketScaleBugs(), quicBugs(), quicContractBugs(), utf8Bugs(), funcBugs()} {
 		all = append(all, pair...)
 	}
 	return all

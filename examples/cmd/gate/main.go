@@ -1,18 +1,24 @@
 // Command gate is a user's release gate: equivcheck's gate over this
-// module's own implementations, with equivcheck's flags, table, JSON and
-// exit codes (0 agree, 1 disagree, 2 unusable flags or corpus or nothing
-// compared, 130 interrupted).
+// module's own implementations (of three of equivcheck's pairs, and of
+// three pairs of the module's own through functest), with equivcheck's
+// flags, table, JSON and exit codes (0 agree, 1 disagree, 2 unusable
+// flags or corpus or nothing compared, 130 interrupted).
 package main
 
 import (
+	"encoding/binary"
 	"errors"
 	"io"
 
+	"example.com/equivuser/mycrc"
+	"example.com/equivuser/myleb128"
+	"example.com/equivuser/mylower"
 	"example.com/equivuser/mymask"
 	"example.com/equivuser/mysum"
 	"example.com/equivuser/myvarint"
 	"github.com/equivcheck/equivcheck/equiv"
 	"github.com/equivcheck/equivcheck/equiv/checksumtest"
+	"github.com/equivcheck/equivcheck/equiv/functest"
 	"github.com/equivcheck/equivcheck/equiv/gate"
 	"github.com/equivcheck/equivcheck/equiv/quictest"
 	"github.com/equivcheck/equivcheck/equiv/websockettest"
@@ -29,6 +35,12 @@ func Variants() []gate.Variant {
 			Options: []equiv.Option{websockettest.NonNegativePos()}},
 		{Name: "myvarint", Suite: quictest.NewSuite(quictest.Impl{ParseVarint: myvarint.Parse}),
 			Options: []equiv.Option{MapErrors}},
+		// Pairs of this module's own, each a suite functest derives from
+		// a reference and the implementation.
+		{Name: "mycrc", Suite: functest.New("CRC32C", mycrc.ChecksumBitwise, mycrc.Checksum)},
+		{Name: "mylower", Suite: functest.New("Lower", mylower.LowerBytewise, mylower.Lower, functest.Writes(0))},
+		{Name: "myleb128", Suite: functest.New("AppendUvarint", binary.AppendUvarint, myleb128.AppendUvarint,
+			functest.Appends(0))},
 	}
 }
 
