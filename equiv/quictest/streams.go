@@ -241,11 +241,28 @@ type errReader struct{ err error }
 
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
+// notedStreams are the Impl's ReadVarint and PeekVarint, each call
+// counted by the harness just before it runs (equiv.Harness.Note: a
+// stream is no slice the harness places), the nested ones of readNested
+// included.
+func (c *checker) notedStreams() (read func(io.ByteReader) (uint64, int, error), peek func(quic.Peeker) (uint64, int, error)) {
+	read = func(r io.ByteReader) (uint64, int, error) {
+		c.h.Note(cReadVarint)
+		return c.impl.ReadVarint(r)
+	}
+	peek = func(p quic.Peeker) (uint64, int, error) {
+		c.h.Note(cPeekVarint)
+		return c.impl.PeekVarint(p)
+	}
+	return read, peek
+}
+
 // streamAt compares in.Func (ReadVarint or PeekVarint) on stream s over
 // data (the reference's) and b (the implementation's copy).
 func (c *checker) streamAt(in Input, s stream, data, b []byte) *equiv.Counterexample {
 	want := runStream(quic.ReadVarint, quic.PeekVarint, s, data, unmapped)
-	got := runStream(c.impl.ReadVarint, c.impl.PeekVarint, s, b, c.cfg.MapError)
+	read, peek := c.notedStreams()
+	got := runStream(read, peek, s, b, c.cfg.MapError)
 	same := c.agree(got.panic, want.panic, got.result == want.result && got.state == want.state)
 	if same && bytes.Equal(b, data) {
 		return nil
@@ -279,20 +296,31 @@ func (c *checker) streamsAt(in Input, data, b []byte, streams []stream) *equiv.C
 	return nil
 }
 
+// streamsPlaced compares in.Func on each of streams that it reads, over
+// in.Data placed at st: laid out on read-only pages as a slice the function
+// reads would be (the bytes a Peek returns are the stream's, which it
+// must not write), the reference's copy alike, or flush against a guard
+// page. It judges the memory around the bytes too.
+func (c *checker) streamsPlaced(in Input, st site, streams []stream) *equiv.Counterexample {
+	d := in.Data
+	ref, b := d, []byte(nil)
+	if st.g != nil {
+		b = flush(st, d)
+	} else {
+		a := st.alignOf(len(d))
+		ref, b = c.refBuf.Input(d, a), c.streamBuf.Input(d, a)
+	}
+	ce := c.streamsAt(in, ref, b, streams)
+	if ce == nil && st.g == nil && !c.streamBuf.Intact() {
+		ce = datagramCE(in.Func, d, 0, nil, "the same results, but wrote outside the input", "nothing written")
+	}
+	return noteLayout(ce, st, d)
+}
+
 // compareStream compares in.Func on stream s over in.Data, and returns the
 // minimized counterexample, if any, and the number of comparisons made.
 func (c *checker) compareStream(in Input, s stream) (*equiv.Counterexample, int) {
-	return c.compareWith(in, func(d []byte) *equiv.Counterexample {
-		ref, b, where := c.place(d)
-		ce := c.streamAt(in, s, ref, b)
-		if ce == nil && !c.buf.Intact() {
-			ce = datagramCE(in.Func, d, 0, nil, "the same results, but wrote outside the input", "nothing written")
-		}
-		if ce != nil {
-			note(ce, "%s", where)
-		}
-		return ce
-	})
+	return c.compareWith(in, func(t Input) *equiv.Counterexample { return c.streamsPlaced(t, laidOut, []stream{s}) })
 }
 
 // streamEncodings are the integers of the stream domain, each followed by
