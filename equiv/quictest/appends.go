@@ -53,9 +53,10 @@ var roomy = []int{0, 7, 3, 5, 4, 6, 8, 9, 13, 10, 11, 12, 14, 15}
 // room for all w octets, of the class roomy gives (the first from
 // roomy[v mod 14] that has room for them); of the four alignments of that
 // class, the one that puts the prefix or its room flush against
-// read-only octets or an unmapped page (equiv.Edge), if one does, taking
-// turns by v. A function of its arguments, so that minimization and a
-// replay lay an input out alike.
+// read-only octets or an unmapped page (equiv.Edge), if one does. Every
+// other value (by its bit 4) prefers such an edge to the class: it takes
+// the first class, in the same order, that has one. A function of its
+// arguments, so that minimization and a replay lay an input out alike.
 //
 // No class has room for fewer than w octets (the schedule's one octet
 // less, or 1 to w-1): the reference appends octet by octet, as Go's
@@ -64,11 +65,13 @@ var roomy = []int{0, 7, 3, 5, 4, 6, 8, 9, 13, 10, 11, 12, 14, 15}
 // take that for a write into a prefix that had no room.
 func appendAlign(n, w int, spare bool, v uint64) int {
 	turn := int(v >> 4 & 3)
+	edgeFirst := turn&1 == 0
 	fits := func(room int) bool { return spare && room >= max(w, 1) || !spare && room == 0 }
 	start := 0
 	if spare {
 		start = int(v % uint64(len(roomy)))
 	}
+	first := -1 // a layout of the first class with room as asked
 	for i := range 16 {
 		idx := 1
 		if spare {
@@ -76,32 +79,26 @@ func appendAlign(n, w int, spare bool, v uint64) int {
 		} else if i > 0 {
 			idx = i - 1 // the schedule's others, for a layout (NoExactAppend) whose class 1 has room
 		}
-		a0, best := ((idx-n)*11%16+16)%16, -1 // 3·11 = 33 = 1 mod 16
+		a0, inClass := ((idx-n)*11%16+16)%16, -1 // 3·11 = 33 = 1 mod 16
 		for m := range 4 {
 			a := a0 + 16*((m+turn)%4)
 			lay := equiv.LayoutFor(equiv.Appends, n, a, w)
 			switch {
 			case !fits(lay.Spare):
-			case lay.Edge != equiv.EdgeNone:
+			case lay.Edge != equiv.EdgeNone && (edgeFirst || first < 0):
 				return a
-			case best < 0:
-				best = a
+			case inClass < 0:
+				inClass = a
 			}
 		}
-		if best >= 0 {
-			return best
+		if first < 0 {
+			first = inClass
+		}
+		if first >= 0 && !edgeFirst {
+			return first
 		}
 	}
-	return 0
-}
-
-// appendedLen is how many octets the reference appended to prefix: the
-// length of want past it, or 0 if it panicked.
-func appendedLen(prefix, want []byte, p *equiv.Panic) int {
-	if p != nil {
-		return 0
-	}
-	return len(want) - len(prefix)
+	return max(first, 0)
 }
 
 // aliases reports whether out shares b's array (starts within its
@@ -125,15 +122,21 @@ const keepMax = 4 << 10
 // panic. A result in an array of its own (the prefix had no room, or the
 // implementation made one) is the caller's: it is kept alive
 // (equiv.Call.Keep), and must not change as later appends run.
+//
+// The reference's result is prefix followed by AppendVarint(nil, v): it
+// appends the encoding's octets to its argument one by one, so that what
+// it returns for any prefix is the prefix and the octets it returns for
+// none (appendWant), and no copy of a prefix of megabytes is made for it.
 func (c *checker) appendAt(prefix []byte, v uint64, spare bool) *equiv.Counterexample {
-	want, wantP := callAppend(quic.AppendVarint, bytes.Clone(prefix), v, nil)
-	w := appendedLen(prefix, want, wantP)
+	tail, wantP := callAppend(quic.AppendVarint, nil, v, nil)
+	w := len(tail)
 	align := appendAlign(len(prefix), w, spare, v)
 	k := c.h.Call(cAppendVarint)
 	defer k.End()
 	b := c.appendTo(k, prefix, align, w, spare)
 	got, gotP := callAppend(c.impl.AppendVarint, b, v, k)
 	ce := func(p *equiv.Panic, problem string, now []byte) *equiv.Counterexample {
+		want := appendWant(prefix, tail, wantP)
 		gotS, wantS := hexPair(got, want)
 		switch {
 		case now != nil:
@@ -143,9 +146,8 @@ func (c *checker) appendAt(prefix []byte, v uint64, spare bool) *equiv.Counterex
 		}
 		return appendCE(prefix, v, appendedAs(prefix, align, w, spare), spare, p, orPanicS(gotS, p), orPanicS(wantS, wantP))
 	}
-	same := bytes.Equal(got, want) && (got == nil) == (want == nil)
 	switch {
-	case !c.agree(gotP, wantP, same):
+	case !c.agree(gotP, wantP, appended(got, prefix, tail, wantP)):
 		return ce(gotP, "", nil)
 	case k.Flaw() != "":
 		return ce(nil, k.Flaw(), nil)
@@ -153,6 +155,23 @@ func (c *checker) appendAt(prefix []byte, v uint64, spare bool) *equiv.Counterex
 		return nil
 	}
 	return k.Keep(got, func(now []byte) *equiv.Counterexample { return ce(nil, "", now) })
+}
+
+// appended reports whether out is prefix followed by tail, the octets the
+// reference appends to nothing (and is not nil, as the reference's
+// result is not unless it panicked: p).
+func appended(out, prefix, tail []byte, p *equiv.Panic) bool {
+	return (out == nil) == (p != nil) && len(out) == len(prefix)+len(tail) &&
+		bytes.Equal(out[:len(prefix)], prefix) && bytes.Equal(out[len(prefix):], tail)
+}
+
+// appendWant is the reference's result of an append to prefix of the
+// octets tail it appends to nothing (nil if it panicked: p).
+func appendWant(prefix, tail []byte, p *equiv.Panic) []byte {
+	if p != nil {
+		return nil
+	}
+	return append(bytes.Clone(prefix), tail...)
 }
 
 // appendTo places prefix for an append of w octets at align
@@ -200,15 +219,16 @@ func appendCE(prefix []byte, v uint64, where string, spare bool, p *equiv.Panic,
 }
 
 // withLenAt compares AppendVarintWithLen(prefix, v, n) of the reference
-// with the Impl's on a copy of prefix laid out by the harness
+// (prefix and the octets it appends to nothing, as appendAt's) with the
+// Impl's on a copy of prefix laid out by the harness
 // (appendAlign) or, at a guard site, whose buffer has room for exactly
 // the octets appended and ends at (or starts after) an unmapped page: the
 // bytes, or the same panic; the prefix left as it was and nothing written
 // outside the appended octets; with room, the octets written in place.
 // A result in an array of its own is kept alive, as appendAt's.
 func (c *checker) withLenAt(prefix []byte, v uint64, n int, spare bool, s site) *equiv.Counterexample {
-	want, wantP := callAppendLen(quic.AppendVarintWithLen, bytes.Clone(prefix), v, n, nil)
-	w := appendedLen(prefix, want, wantP)
+	tail, wantP := callAppendLen(quic.AppendVarintWithLen, nil, v, n, nil)
+	w := len(tail)
 	k := c.h.Call(cWithLen)
 	defer k.End()
 	var b []byte
@@ -222,6 +242,7 @@ func (c *checker) withLenAt(prefix []byte, v uint64, n int, spare bool, s site) 
 	}
 	got, gotP := callAppendLen(c.impl.AppendVarintWithLen, b, v, n, k)
 	ce := func(p *equiv.Panic, problem string, now []byte) *equiv.Counterexample {
+		want := appendWant(prefix, tail, wantP)
 		gotS, wantS := hexPair(got, want)
 		switch {
 		case now != nil:
@@ -235,8 +256,7 @@ func (c *checker) withLenAt(prefix []byte, v uint64, n int, spare bool, s site) 
 		}
 		return withLenCE(prefix, v, n, where, spare, p, orPanicS(gotS, p), orPanicS(wantS, wantP))
 	}
-	same := bytes.Equal(got, want) && (got == nil) == (want == nil)
-	if !c.agree(gotP, wantP, same) {
+	if !c.agree(gotP, wantP, appended(got, prefix, tail, wantP)) {
 		return ce(gotP, "", nil)
 	}
 	if problem := c.withLenFlaw(k, s, prefix, b, got, gotP == nil && w > 0); problem != "" {

@@ -261,6 +261,8 @@ func NewSuite(impl Impl) equiv.Suite {
 	}
 	exhaustive := method(equiv.MethodExhaustive, (*checker).exhaustive)
 	exhaustive.Split, exhaustive.Lanes, exhaustive.Long = true, true, true
+	scale := method(equiv.MethodScale, (*checker).scale)
+	scale.Split, scale.Long = true, true
 	guard := method(equiv.MethodGuard, (*checker).guard)
 	guard.Skip = equiv.GuardSkip()
 	if guard.Skip == "" && !impl.readsDatagrams() && impl.AppendVarintWithLen == nil {
@@ -272,6 +274,7 @@ func NewSuite(impl Impl) equiv.Suite {
 		exhaustive,
 		guard,
 		method(equiv.MethodProperties, (*checker).properties),
+		scale,
 	}
 	s.Describe = describe
 	if impl.readsDatagrams() || impl.appends() {
