@@ -52,28 +52,38 @@ var mechanisms = []struct {
 	// concurrent caller sees them change too (two goroutines can take the
 	// same one), so the run without Keep is serial.
 	{"keep", &contractknob.NoKeep, nil, "", true, []string{
-		"checksum/digest/sum-internal-array", "quic/append/static-buffer",
+		"checksum/digest/sum-internal-array", "quic/append/static-buffer", "quic/withlen/static-buffer",
 	}},
 	// Issue 29's mechanisms. NoEdges lays every slice out between
 	// canaries: no unmapped page flush against an input, no read-only
 	// octets flush against a writable range.
 	{"edges", &contractknob.NoEdges, equiv.EdgeSkip, "", false, []string{
 		"checksum/put/word-store-rmw", "checksum/digest/sum-word-store", "checksum/sum/tail-word-over-read",
+		"quic/packets/padding-word-over-read", "quic/withlen/word-rmw",
 	}},
 	{"exact-append", &contractknob.NoExactAppend, nil, "", false, []string{
 		"checksum/digest/sum-room-off-by-two",
 	}},
+	// quictest's guard method fills fields whose buffer has exactly the
+	// room of the append and ends at a guard page: an exact fit of its
+	// own, which the knob does not reach.
+	{"exact-append-but-guard", &contractknob.NoExactAppend, nil, equiv.MethodGuard, false, []string{
+		"quic/withlen/room-off-by-two",
+	}},
 	{"reuse", &contractknob.NoReuse, nil, "", false, []string{
-		"checksum/sum/memo-by-address",
+		"checksum/sum/memo-by-address", "quic/packets/parsed-at-call", "quic/header/memo-by-address",
 	}},
 	{"history", &contractknob.NoHistory, nil, "", false, []string{
-		"checksum/digest/lazy-after-512-writes",
+		"checksum/digest/lazy-after-512-writes", "quic/readvarint/bytes-reader-offset-uint16",
 	}},
 	{"scale", &contractknob.NoScale, nil, "", false, []string{
-		"checksum/sum/wide-path-tail",
+		"checksum/sum/wide-path-tail", "quic/append/offset-uint16",
 	}},
 	{"overlap", &contractknob.NoOverlap, nil, "", false, []string{
-		"checksum/sum/trylock-fallback",
+		"checksum/sum/trylock-fallback", "quic/packets/pool-fallback",
+	}},
+	{"io-edges", &contractknob.NoIOEdges, nil, "", false, []string{
+		"quic/peekvarint/error-before-data",
 	}},
 }
 
