@@ -55,8 +55,12 @@ var roomy = []int{0, 7, 3, 5, 4, 6, 8, 9, 13, 10, 11, 12, 14, 15}
 // class, the one that puts the prefix or its room flush against
 // read-only octets or an unmapped page (equiv.Edge), if one does. Every
 // other value (by its bit 4) prefers such an edge to the class: it takes
-// the first class, in the same order, that has one. A function of its
-// arguments, so that minimization and a replay lay an input out alike.
+// the first class, in the same order, that has one. A prefix of edgeMax
+// octets or more is laid out between canaries: flush against read-only
+// octets, the harness's mapping is twice the prefix (both halves of an
+// edge view), which at the scale method's 4 MiB (64 MiB at Standard)
+// would double its memory. A function of its arguments, so that
+// minimization and a replay lay an input out alike.
 //
 // No class has room for fewer than w octets (the schedule's one octet
 // less, or 1 to w-1): the reference appends octet by octet, as Go's
@@ -84,7 +88,7 @@ func appendAlign(n, w int, spare bool, v uint64) int {
 			a := a0 + 16*((m+turn)%4)
 			lay := equiv.LayoutFor(equiv.Appends, n, a, w)
 			switch {
-			case !fits(lay.Spare):
+			case !fits(lay.Spare) || n >= edgeMax && lay.Edge != equiv.EdgeNone:
 			case lay.Edge != equiv.EdgeNone && (edgeFirst || first < 0):
 				return a
 			case inClass < 0:
@@ -173,6 +177,10 @@ func appendWant(prefix, tail []byte, p *equiv.Panic) []byte {
 	}
 	return append(bytes.Clone(prefix), tail...)
 }
+
+// edgeMax is the length from which appendAlign lays prefixes out away
+// from pages.
+const edgeMax = 1 << 20
 
 // appendTo places prefix for an append of w octets at align
 // (equiv.Call.Append), except an empty prefix without room, which is nil:

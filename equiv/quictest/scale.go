@@ -20,14 +20,15 @@ import (
 // just before, at and after the powers of two and at the quarters), each
 // parsed whole and cut at that point; Version Negotiation lists,
 // unsupported-version CIDs and 1-RTT packets as long as the datagram;
-// AppendVarint and AppendVarintWithLen onto prefixes of every size; the
-// stream functions after long histories and through every (n, err) of
-// their readers (scalestreams.go); and every function from two
-// goroutines released together (scaleOverlap). Each size is a unit of
-// Run.Mine, the largest first, so that one buffer of the largest serves
-// every size; the other parts run on every shard and in every sample.
-// The reference parses datagrams in time linear in their packets (and in
-// the octets of trailing zeros), so it is its own oracle at every size.
+// AppendVarint and AppendVarintWithLen onto prefixes of every size to 4
+// MiB (appendMax); the stream functions after long histories and through
+// every (n, err) of their readers (scalestreams.go); and every function
+// from two goroutines released together (scaleOverlap). Each size is a
+// unit of Run.Mine, the largest first, so that one buffer of the largest
+// serves every size; the other parts run first, on every shard and in
+// every sample. The reference parses datagrams in time linear in their
+// packets (and in the octets of trailing zeros), so it is its own oracle
+// at every size.
 func (c *checker) scale(r *equiv.Run) error {
 	sizes := equiv.ScaleSizes(r)
 	slices.Sort(sizes)
@@ -51,6 +52,9 @@ func (c *checker) scale(r *equiv.Run) error {
 		if err := c.scaleSize(r, d[:n], filler); err != nil {
 			return err
 		}
+		if n > appendMax {
+			continue
+		}
 		if err := c.scaleAppends(r, d[:n]); err != nil {
 			return err
 		}
@@ -59,10 +63,10 @@ func (c *checker) scale(r *equiv.Run) error {
 }
 
 // fillerLen is the length of the scale method's random octets, tiled
-// over whatever is longer (tile): 4 MiB, so that at Standard the method
-// holds one 64 MiB datagram, not two (it also feeds the histories' 64
-// KiB payloads and the overlap rounds' 1 MiB).
-const fillerLen = 4 << 20
+// over whatever is longer (tile): 256 KiB, so that the method holds one
+// datagram of the largest size, not two, and the histories' payloads (64
+// KiB and less) are slices of it.
+const fillerLen = 256 << 10
 
 // tile fills d with src over and over.
 func tile(d, src []byte) {
@@ -101,15 +105,50 @@ var scaleClasses = []scaleClass{
 }
 
 // scaleSites are where the scale method's datagrams lie, in turn: ending
-// flush against an unmapped page, starting flush after one, and where
-// the length puts them (placeAlign). The first two are the sizes' own
-// edges: placeAlign puts few large datagrams against a page. The
-// reference reads the implementation's copy (site.shared).
+// flush against an unmapped page (up to 16 MiB: endFlush), starting flush
+// after one, and where the length puts them (placeAlign). The first two
+// are the sizes' own edges: placeAlign puts few large datagrams against a
+// page. The reference reads the implementation's copy (site.shared).
 var scaleSites = []site{
-	{align: func(n int) int { return -n & 63 }, shared: true},
-	{align: func(int) int { return 0 }, shared: true},
-	{shared: true},
+	{align: endFlush, shared: true},
+	{align: startSide(func(int) int { return 0 }), shared: true},
+	{align: startSide(placeAlign), shared: true},
 }
+
+// endFlush is the alignment that puts a slice of n octets flush against
+// an unmapped page at its end, up to 16 MiB (bigScale); past that, one
+// that does not (startSide).
+func endFlush(n int) int {
+	if n > bigScale {
+		return startSide(func(int) int { return 0 })(n)
+	}
+	return -n & 63
+}
+
+// startSide returns align, but for a slice past bigScale that align would
+// put flush against the page after it, at the end of the harness's
+// mapping (twice the largest input): the next alignment, which lays it
+// out from the mapping's start. Both halves of the mapping would be
+// resident otherwise, 128 MiB at Standard.
+func startSide(align func(int) int) func(int) int {
+	return func(n int) int {
+		a := align(n)
+		if n > bigScale && equiv.LayoutFor(equiv.Reads, n, a, 0).Edge == equiv.GuardAfter {
+			a = (a + 1) & 63
+		}
+		return a
+	}
+}
+
+// bigScale is the size past which no scale datagram ends flush against a
+// page, and appendMax the longest prefix the scale method appends to
+// (the harness keeps a copy of a prefix with room, to see it
+// unmodified): the Standard level's 64 MiB sizes then hold one copy of
+// the datagram in the heap and one in the harness's mapping.
+const (
+	bigScale  = 16 << 20
+	appendMax = 4 << 20
+)
 
 // scaleSize checks datagrams of len(d) octets: for each scale point, one
 // of each class in turn, compared whole and cut at the point with one of
@@ -363,9 +402,9 @@ func build1RTT(d, filler []byte) int {
 }
 
 // scaleAppends checks AppendVarint and AppendVarintWithLen onto prefix, a
-// scale size's octets of filler: a value of each width in turn, the
-// prefix without room at sizes of 1 mod 4 (2^k+1, which the schedule lays
-// out flush after an unmapped page) and with room otherwise.
+// scale size's octets: a value of each width in turn, the prefix without
+// room at sizes of 1 mod 4 (2^k+1, which the schedule lays out flush
+// after an unmapped page) and with room otherwise.
 func (c *checker) scaleAppends(r *equiv.Run, prefix []byte) error {
 	n := len(prefix)
 	w := varintWidths[n%4]
@@ -386,14 +425,13 @@ func (c *checker) scaleAppends(r *equiv.Run, prefix []byte) error {
 
 // scaleOverlap checks, from two goroutines released together for each
 // round, every function: each round, both lanes first compare Packets on
-// a train of hundreds of packets (1 MiB at Quick, each lane's and round's
-// own offset into filler), its first call waiting for the other lane's
+// a train of 300 packets in 1 MiB (each lane's and round's own contents), its first call waiting for the other lane's
 // (equiv.Harness.Before), its input placed and the reference's result
 // computed, so that the two walks run together; then one function more,
 // in turn: every function of the Impl runs while another call of it may
 // be in flight, and the walks of a Packets shared state with always do.
 func (c *checker) scaleOverlap(r *equiv.Run, filler []byte) error {
-	n := min(len(filler)/2, 1<<20)
+	const n = 1 << 20
 	rounds := equiv.Pick(r, 16, 32, 128)
 	var compared atomic.Int64
 	err := r.Overlap(rounds, func(cfg *equiv.Config) func(lane, round int, wait func()) error {
@@ -401,7 +439,7 @@ func (c *checker) scaleOverlap(r *equiv.Run, filler []byte) error {
 		lc.fewStops = true
 		d := make([]byte, n)
 		return func(lane, round int, wait func()) error {
-			at := (lane*n/2 + round*4099) % (len(filler) - n + 1)
+			at := (lane*len(filler)/2 + round*4099) % (len(filler) - 64)
 			dg := d[:n-round%2]
 			buildTrain(dg, len(dg)/2+round, 0, filler[at:])
 			lc.h.Before(wait)
@@ -430,22 +468,28 @@ func (c *checker) scaleOverlap(r *equiv.Run, filler []byte) error {
 }
 
 // overlapRound compares Packets (else PacketsWith) on the train dg, then
-// the function of round's turn: the readers, the appends onto small, a
-// value of small's leading varint, and DecodePacketNumber.
+// the function of round's turn: the datagram readers on dg, the stream
+// functions on small, the appends onto small, of a value of small's
+// leading varint, and DecodePacketNumber. The reference reads the
+// implementation's copy of dg (site.shared): each lane places a megabyte
+// once, not twice.
 func (c *checker) overlapRound(dg, small []byte, round int) (*equiv.Counterexample, int) {
 	first := reader{fn: funcPackets}
 	if !c.impl.has(funcPackets) {
 		first = reader{fn: funcPacketsWith}
 	}
-	ce, n := c.compare(readerInput(first, dg, len(scaleDCID)), laidOut)
+	shared := site{shared: true}
+	ce, n := c.compare(readerInput(first, dg, len(scaleDCID)), shared)
 	if ce != nil {
 		return ce, n
 	}
 	v, _, _ := quic.ParseVarint(small)
 	var k int
 	switch turn := round % (len(readers) + 3); {
+	case turn < len(readers) && (readers[turn].fn == funcReadVarint || readers[turn].fn == funcPeekVarint):
+		ce, k = c.compare(readerInput(readers[turn], small, 0), laidOut)
 	case turn < len(readers):
-		ce, k = c.compare(readerInput(readers[turn], dg, len(scaleDCID)), laidOut)
+		ce, k = c.compare(readerInput(readers[turn], dg, len(scaleDCID)), shared)
 	case turn == len(readers):
 		ce, k = c.appendVarint(small, v, round&1 == 1)
 	case turn == len(readers)+1:
