@@ -3,10 +3,11 @@ package quictest
 import (
 	"bytes"
 	"fmt"
-	"slices"
+	"iter"
 	"strings"
 
 	"github.com/equivcheck/equivcheck/equiv"
+	"github.com/equivcheck/equivcheck/internal/contractknob"
 	quic "github.com/equivcheck/equivcheck/reference/quic"
 )
 
@@ -14,36 +15,110 @@ import (
 // Every method run and every fuzz input builds its own, so that a Suite
 // can be checked from several goroutines at once.
 type checker struct {
-	impl   Impl
-	cfg    *equiv.Config
-	buf    equiv.Buffer // where the implementation's copy of an input goes
-	refBuf equiv.Buffer // and the reference's, laid out alike
-	run    *equiv.Run   // the method's run, which records input sizes; nil for a fuzz input
+	impl  Impl
+	cfg   *equiv.Config
+	h     *equiv.Harness // places every call's slices as its contract says
+	fresh *equiv.Harness // another, whose buffers lie elsewhere (reused)
+	// refBuf holds the reference's copy of an input, laid out as the
+	// harness lays out the implementation's, so that the capacities of
+	// the slices a Header returns compare as they are; streamBuf holds
+	// the bytes the suite's streams hand out (ReadVarint and PeekVarint
+	// take a stream, not a slice: its bytes are the suite's, on
+	// read-only pages all the same, for a Peek's answer).
+	refBuf, streamBuf equiv.Buffer
+	run               *equiv.Run // the method's run, which records input sizes; nil for a fuzz input
 	// stop is the one stop packetsAt tries while a counterexample found
 	// there is minimized (-1: every stop), and failedStop where the last
-	// disagreement packetsAt found was.
+	// disagreement packetsAt found was. fewStops, set by the scale
+	// method, has packetsAt try the whole sequence and one stop only.
 	stop, failedStop int
+	fewStops         bool
+	packetsN         int // Packets comparisons made (rerangeDue)
+	// varied holds the contents vary gives an input, the last one's: a
+	// counterexample copies what it keeps.
+	varied []byte
 }
 
 func newChecker(impl Impl, cfg *equiv.Config) *checker {
-	return &checker{impl: impl, cfg: cfg, stop: -1}
+	return &checker{impl: impl, cfg: cfg, h: equiv.NewHarness(cfg), stop: -1}
 }
 
-// place copies data to where the implementation reads it, on read-only
-// pages where the system allows (equiv.Buffer.Input), laid out as
-// equiv.LayoutOf(len(data), placeAlign(len(data))) says: spare capacity
-// holding canaries, or nil when empty. The reference's copy is laid out
-// alike, so that the capacities of the slices a Header returns compare as
-// they are.
-func (c *checker) place(data []byte) (ref, impl []byte, where string) {
-	a := placeAlign(len(data))
-	return c.refBuf.Input(data, a), c.buf.Input(data, a), placedAs(len(data))
+// site is where a call's input lies: laid out by the harness as the
+// function's contract says (between canaries, with the spare capacity of
+// the layout schedule, on read-only pages, flush against an unmapped page
+// where the alignment puts one there) at the alignment align gives its
+// length (placeAlign if nil), or, if g is set, flush against one of g's
+// guard pages: the one after it if tail, else the one before it.
+type site struct {
+	g     *equiv.Guarded
+	tail  bool
+	align func(n int) int
+	// shared has the reference read the implementation's copy (before
+	// the implementation's call; the reference never writes), as the
+	// scale method does with its megabytes, rather than a copy laid out
+	// alike (refBuf): one placement of the input instead of two.
+	shared bool
 }
 
-// placer copies an input to where the reference and the implementation
-// read it, and says where for a counterexample ("" if the caller says
-// it): checker.place, or flush against a guard page (guardSides).
-type placer func(data []byte) (ref, impl []byte, where string)
+// laidOut is the site of almost every input: laid out by the harness at
+// placeAlign.
+var laidOut = site{}
+
+// alignOf is the alignment an input of n bytes has at s (laid out).
+func (s site) alignOf(n int) int {
+	if s.align == nil {
+		return placeAlign(n)
+	}
+	return s.align(n)
+}
+
+// where describes s for a counterexample: "" at an aligned site, whose
+// layout the caller describes.
+func (s site) where() string {
+	switch {
+	case s.g == nil:
+		return ""
+	case s.tail:
+		return "ending at"
+	}
+	return "starting at"
+}
+
+// place places data, parameter 0 of k's function, where s says, and a
+// copy for the reference: at an aligned site the reference's copy is laid
+// out alike (refBuf).
+func (c *checker) place(k *equiv.Call, s site, data []byte) (ref, impl []byte) {
+	switch {
+	case s.shared:
+		b := k.Bytes(0, data, s.alignOf(len(data)))
+		return b, b
+	case s.g == nil:
+		a := s.alignOf(len(data))
+		return c.refBuf.Input(data, a), k.Bytes(0, data, a)
+	}
+	k.Mark(equiv.MechGuard)
+	return data, flush(s, data)
+}
+
+// noteLayout adds to ce, found on data placed at s, where data lay: its
+// layout at an aligned site (placedAs; the caller says where a guard
+// page was).
+func noteLayout(ce *equiv.Counterexample, s site, data []byte) *equiv.Counterexample {
+	if ce != nil && s.g == nil {
+		note(ce, "%s", placedAs(equiv.Reads, len(data), s.alignOf(len(data)), 0))
+	}
+	return ce
+}
+
+// flush copies data flush against s's guard page.
+func flush(s site, data []byte) []byte {
+	b := s.g.Head(len(data))
+	if s.tail {
+		b = s.g.Tail(len(data))
+	}
+	copy(b, data)
+	return b
+}
 
 // placeAlign is the alignment of an input of n bytes: a function of n
 // alone, so that FuzzQUICHeader's replay of a datagram lays it out alike,
@@ -51,13 +126,25 @@ type placer func(data []byte) (ref, impl []byte, where string)
 // layout schedule, and over 512 every alignment.
 func placeAlign(n int) int { return n >> 3 & 63 }
 
-// placedAs describes where an input of n bytes lay, for a counterexample.
-func placedAs(n int) string { return equiv.LayoutOf(n, placeAlign(n)).String() }
+// placedAs describes where a slice of n bytes with access acc lay at
+// align (of which w octets were appended), for a counterexample: its
+// layout (equiv.LayoutFor), a function of those that a replay reproduces,
+// without the read-only flag (every input is: the contract says which).
+func placedAs(acc equiv.Access, n, align, w int) string {
+	lay := equiv.LayoutFor(acc, n, align, w)
+	lay.ReadOnly = false
+	return lay.String()
+}
 
-// release gives the checker's buffers back (equiv.Buffer.Release).
+// release gives the checker's buffers back (equiv.Harness.Release,
+// equiv.Buffer.Release).
 func (c *checker) release() {
-	c.buf.Release()
+	c.h.Release()
+	if c.fresh != nil {
+		c.fresh.Release()
+	}
 	c.refBuf.Release()
+	c.streamBuf.Release()
 }
 
 // skip reports whether in is not to be compared: its function is nil, or
@@ -145,7 +232,7 @@ func (c *checker) input(data []byte, sdl int) (*equiv.Counterexample, int) {
 
 // inputWith is input with the checks ch.
 func (c *checker) inputWith(data []byte, sdl int, ch checks) (*equiv.Counterexample, int) {
-	ce, n := c.readsWith(ch.readers, data, sdl, c.place)
+	ce, n := c.readsWith(ch.readers, data, sdl, laidOut)
 	if ce != nil {
 		return ce, n
 	}
@@ -169,18 +256,18 @@ func (c *checker) inputWith(data []byte, sdl int, ch checks) (*equiv.Counterexam
 	return nil, n
 }
 
-// reads compares every function of readers on (data, sdl), placed by
-// place, and returns the first disagreement, minimized, and the number of
+// reads compares every function of readers on (data, sdl), placed at s,
+// and returns the first disagreement, minimized, and the number of
 // comparisons made.
-func (c *checker) reads(data []byte, sdl int, place placer) (*equiv.Counterexample, int) {
-	return c.readsWith(readers, data, sdl, place)
+func (c *checker) reads(data []byte, sdl int, s site) (*equiv.Counterexample, int) {
+	return c.readsWith(readers, data, sdl, s)
 }
 
 // readsWith is reads with the readers rs.
-func (c *checker) readsWith(rs []reader, data []byte, sdl int, place placer) (*equiv.Counterexample, int) {
+func (c *checker) readsWith(rs []reader, data []byte, sdl int, s site) (*equiv.Counterexample, int) {
 	n := 0
 	for _, rd := range rs {
-		ce, k := c.compare(readerInput(rd, data, sdl), place)
+		ce, k := c.compare(readerInput(rd, data, sdl), s)
 		n += k
 		if ce != nil {
 			return ce, n
@@ -200,212 +287,330 @@ func (c *checker) structured(data []byte) (*equiv.Counterexample, int) {
 	return ce, n
 }
 
-// compare compares in.Func, one of readers, on in.Data, which place copies
-// to where the implementation reads it. It returns the minimized
-// counterexample, if any, and the number of comparisons made: 0 if in is
-// skipped, else 1.
-func (c *checker) compare(in Input, place placer) (*equiv.Counterexample, int) {
-	return c.compareWith(in, func(d []byte) *equiv.Counterexample {
-		ref, b, where := place(d)
-		ce := c.readAt(in, ref, b)
-		if ce == nil && where != "" && !c.buf.Intact() {
-			// The input itself is compared by readAt; here its canaries
-			// and spare capacity (written where the pages could not be
-			// made read-only).
-			ce = datagramCE(in.Func, d, in.ShortDCIDLen, nil, "the same results, but wrote outside the datagram", "nothing written")
+// compare compares in.Func, one of readers, on in.Data placed at s. It
+// returns the minimized counterexample, if any, and the number of
+// comparisons made: 0 if in is skipped, else 1, and 2 when the harness
+// checked it again at the same address with other contents (equiv.Again,
+// every eighth call; a stream's bytes are not the function's, and not
+// checked again).
+func (c *checker) compare(in Input, s site) (*equiv.Counterexample, int) {
+	switch {
+	case in.Func == funcReadVarint || in.Func == funcPeekVarint:
+		return c.compareWith(in, func(t Input) *equiv.Counterexample { return c.streamsPlaced(t, s, cheapStreams) })
+	case s.g != nil:
+		return c.compareWith(in, func(t Input) *equiv.Counterexample { return c.readPlaced(t, s) })
+	}
+	return c.compareAgain(in, func(t Input) *equiv.Counterexample { return c.readPlaced(t, s) })
+}
+
+// compareAgain compares in with at, which places t.Data where the
+// harness lays it out and runs both implementations on it, and then, now
+// and then, the same call with other contents at the same address
+// (equiv.Again, c.vary). It returns the minimized counterexample, if any,
+// and the number of comparisons made: 0 if in is skipped, else 1, or 2
+// with the call made again.
+func (c *checker) compareAgain(in Input, at func(Input) *equiv.Counterexample) (*equiv.Counterexample, int) {
+	ce, n := c.compareWith(in, at)
+	if ce != nil || n == 0 {
+		return ce, n
+	}
+	ce, again := equiv.Again(c.h, in, c.vary, at)
+	if again {
+		n++
+	}
+	if ce != nil {
+		v, _ := c.vary(in)
+		return c.reused(in, v, ce, at), n
+	}
+	return nil, n
+}
+
+// vary returns in with other contents in the same places: each octet
+// complemented (a datagram then has the other header form, a varint the
+// other widths), and the value appended, if any, another of the same
+// width. An implementation that remembers a result by its arguments and
+// its buffer's address answers the old one. It returns false for an empty
+// input, one longer than varyMax, and one the configuration excludes.
+func (c *checker) vary(in Input) (Input, bool) {
+	if len(in.Data) == 0 || len(in.Data) > varyMax {
+		return in, false
+	}
+	v := in
+	if cap(c.varied) < len(in.Data) {
+		c.varied = make([]byte, len(in.Data))
+	}
+	v.Data = c.varied[:len(in.Data)]
+	for i, b := range in.Data {
+		v.Data[i] = ^b
+	}
+	if in.Func == funcAppendVarint || in.Func == funcAppendVarintWithLen {
+		v.Value ^= 1
+	}
+	return v, !equiv.Excluded(c.cfg, v)
+}
+
+// varyMax is the longest input checked again with other contents: the
+// scale method's largest at Quick. Its copy of the Standard level's 64
+// MiB would add a quarter to the method's memory.
+const varyMax = 4 << 20
+
+// reused reports ce, the failure of v (in varied) checked again at the
+// address where in had just passed. If v fails in buffers elsewhere too
+// (a harness of its own), it is an input like any other, minimized with
+// at; else what failed is the second call at one address, which no single
+// input replays.
+func (c *checker) reused(in, v Input, ce *equiv.Counterexample, at func(Input) *equiv.Counterexample) *equiv.Counterexample {
+	if c.fresh == nil {
+		c.fresh = equiv.NewHarness(c.cfg)
+	}
+	c.h, c.fresh = c.fresh, c.h
+	alone := at(v)
+	if alone != nil {
+		alone = c.minimize(v, alone, at)
+	}
+	c.h, c.fresh = c.fresh, c.h
+	if alone != nil {
+		return alone
+	}
+	ce.Args = strings.TrimSpace(ce.Args + fmt.Sprintf(" (at the address where %s had just passed: the same call with other contents)", hexOf(in.Data)))
+	ce.FuzzTarget, ce.FuzzArgs = "", nil
+	return ce
+}
+
+// readPlaced compares in.Func, one of readers but the stream functions,
+// on d placed at s by a call of the harness, and judges the memory around
+// it: the implementation's copy must come back unmodified, with nothing
+// written around it.
+func (c *checker) readPlaced(in Input, s site) *equiv.Counterexample {
+	d := in.Data
+	k := c.h.Call(contract(in.Func))
+	defer k.End()
+	ref, b := c.place(k, s, d)
+	ce := c.readAt(in, k, s, ref, b)
+	if ce == nil && s.g == nil {
+		if f := k.Flaw(); f != "" {
+			ce = withOptions(in, datagramCE(in.Func, d, in.ShortDCIDLen, nil, "the same results, but "+f, "nothing written"))
 		}
-		if ce != nil && where != "" {
-			note(ce, "%s", where)
-		}
-		return ce
-	})
+	}
+	return noteLayout(ce, s, d)
 }
 
 // compareWith compares in.Func on in.Data with at, which runs both
-// implementations on the bytes it is given, and returns the minimized
+// implementations on the input it is given, and returns the minimized
 // counterexample, if any, and the number of comparisons made: 0 if in is
 // skipped, else 1.
-func (c *checker) compareWith(in Input, at func([]byte) *equiv.Counterexample) (*equiv.Counterexample, int) {
+func (c *checker) compareWith(in Input, at func(Input) *equiv.Counterexample) (*equiv.Counterexample, int) {
 	if c.skip(in) {
 		return nil, 0
 	}
 	if c.run != nil {
 		c.run.Size(len(in.Data))
 	}
-	ce := at(in.Data)
+	ce := at(in)
 	if ce == nil {
 		return nil, 1
 	}
+	return c.minimize(in, ce, at), 1
+}
+
+// readAt compares in.Func on data (the reference's input: a copy of
+// in.Data, or b itself at a shared site) and b (the implementation's copy
+// of in.Data, placed by k at s); b must still hold in.Data afterwards.
+func (c *checker) readAt(in Input, k *equiv.Call, s site, data, b []byte) *equiv.Counterexample {
+	switch in.Func {
+	case funcParseHeader, funcParseHeaderWith:
+		return c.headerAt(in, k, data, b)
+	case funcPackets, funcPacketsWith:
+		return c.packetsAt(in, k, s, data, b)
+	}
+	return c.varintAt(in, k, data, b)
+}
+
+// longShrink is the longest input equiv.ShrinkBytes is given: its budget
+// of tries, each placing the input twice, takes seconds on 64 KiB and
+// more, where a bug that needs the length (a counter or an offset past
+// 2^16) keeps it whatever is removed.
+const longShrink = 16 << 10
+
+// minimize shrinks in.Data, on which at found ce, to a smaller input that
+// is still in scope and on which at still fails, and returns at's
+// counterexample there. An input longer than longShrink is first cut to
+// its shortest failing prefix by bisection (a bug that needs many bytes,
+// an offset past 2^16, keeps just as many).
+func (c *checker) minimize(in Input, ce *equiv.Counterexample, at func(Input) *equiv.Counterexample) *equiv.Counterexample {
 	if in.Func == funcPackets || in.Func == funcPacketsWith {
 		// Shrink on the stop that failed: every stop of a long sequence
 		// costs a parse per packet.
 		c.stop = c.failedStop
 		defer func() { c.stop = -1 }()
 	}
-	return c.minimize(in, ce, at), 1
-}
-
-// readAt compares in.Func on data (the reference's input) and b (the
-// implementation's: a copy of data, wherever it was placed).
-func (c *checker) readAt(in Input, data, b []byte) *equiv.Counterexample {
-	switch in.Func {
-	case funcParseHeader, funcParseHeaderWith:
-		return c.headerAt(in, data, b)
-	case funcPackets, funcPacketsWith:
-		return c.packetsAt(in, data, b)
-	case funcReadVarint, funcPeekVarint:
-		return c.streamsAt(in, data, b, cheapStreams)
+	with := func(d []byte) Input {
+		t := in
+		t.Data = d
+		return t
 	}
-	return c.varintAt(data, b)
-}
-
-// minimize shrinks in.Data, on which at found ce, to a smaller input that
-// is still in scope and on which at still fails, and returns at's
-// counterexample there.
-func (c *checker) minimize(in Input, ce *equiv.Counterexample, at func([]byte) *equiv.Counterexample) *equiv.Counterexample {
-	small := equiv.ShrinkBytes(in.Data, func(d []byte) bool {
-		s := in
-		s.Data = d
-		return !equiv.OutOfScope(c.cfg, s) && at(d) != nil
-	})
-	if sce := at(small); sce != nil {
+	fails := func(d []byte) bool {
+		t := with(d)
+		return !equiv.OutOfScope(c.cfg, t) && at(t) != nil
+	}
+	small := shrinkLong(in.Data, fails)
+	if len(small) <= longShrink {
+		small = equiv.ShrinkBytes(small, fails)
+	}
+	if sce := at(with(small)); sce != nil {
 		return sce
 	}
 	return ce // the implementation is not deterministic
 }
 
+// shrinkLong cuts an input longer than longShrink to the shortest failing
+// prefix a bisection finds (about log2(len) tries).
+func shrinkLong(d []byte, fails func([]byte) bool) []byte {
+	if len(d) <= longShrink {
+		return d
+	}
+	lo, hi := 0, len(d) // d[:hi] fails; d[:lo] is not known to
+	for hi-lo > 1 {
+		if mid := lo + (hi-lo)/2; fails(d[:mid]) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return d[:hi]
+}
+
 // headerAt compares ParseHeader, or ParseHeaderWith with in.Options, on
 // data and b.
-func (c *checker) headerAt(in Input, data, b []byte) *equiv.Counterexample {
+func (c *checker) headerAt(in Input, k *equiv.Call, data, b []byte) *equiv.Counterexample {
 	ref, impl := c.headerFuncs(in)
 	sdl := in.ShortDCIDLen
-	want := parseWith(ref, data, sdl, unmapped)
-	got := parseWith(impl, b, sdl, c.cfg.MapError)
+	want := parseWith(ref, data, sdl, unmapped, nil)
+	got := parseWith(impl, b, sdl, c.cfg.MapError, k)
 	same := c.agree(got.panic, want.panic, got.view == want.view)
-	if same && bytes.Equal(b, data) {
+	if same && bytes.Equal(b, in.Data) {
 		return nil
 	}
-	return withOptions(in, datagramCE(in.Func, data, sdl, got.panic, modified(got.String(), same), want.String()))
+	return withOptions(in, datagramCE(in.Func, in.Data, sdl, got.panic, modified(got.String(), same), want.String()))
 }
 
 // packetsAt compares the Packets sequence, or PacketsWith's with
 // in.Options, on data and b: the whole sequence, then the sequence
 // stopped after each of its packets (of a long sequence, after each of
 // its first and last stopEnds packets: every stop would make a datagram
-// of n packets cost n^2 parses).
-func (c *checker) packetsAt(in Input, data, b []byte) *equiv.Counterexample {
+// of n packets cost n^2 parses; in the scale method, after one packet),
+// and the whole sequence ranged again after the datagram changed in
+// place (rerange).
+func (c *checker) packetsAt(in Input, k *equiv.Call, s site, data, b []byte) *equiv.Counterexample {
 	ref, impl := c.packetsFuncs(in)
 	sdl := in.ShortDCIDLen
-	want := runPackets(ref, data, sdl, 0, unmapped)
-	for stop := 0; stop <= len(want.items); stop++ {
-		if stop > stopEnds && stop < len(want.items)-stopEnds {
-			stop = len(want.items) - stopEnds
-		}
-		if c.stop >= 0 && stop != c.stop {
-			continue
-		}
+	want, refSeq := runPackets(ref, data, sdl, 0, unmapped, nil)
+	var whole iter.Seq2[quic.Header, error] // the implementation's sequence ranged to its end
+	for _, stop := range c.stops(len(want.items)) {
 		w := want
 		if stop > 0 {
 			w = seqView{items: want.items[:stop]}
 		}
-		got := runPackets(impl, b, sdl, stop, c.cfg.MapError)
+		got, seq := runPackets(impl, b, sdl, stop, c.cfg.MapError, k)
 		same := c.agree(got.panic, w.panic, true) && got.sameItems(w)
-		if same && bytes.Equal(b, data) {
+		if same && bytes.Equal(b, in.Data) {
+			if stop == 0 {
+				whole = seq
+			}
 			continue
 		}
 		c.failedStop = stop
-		ce := datagramCE(in.Func, data, sdl, got.panic, modified(got.String(), same), w.String())
+		ce := datagramCE(in.Func, in.Data, sdl, got.panic, modified(got.String(), same), w.String())
 		if stop > 0 {
 			note(ce, "break-after=%d", stop)
 		}
 		return withOptions(in, ce)
 	}
-	return nil
+	if whole == nil || s.g != nil || !c.rerangeDue() {
+		return nil
+	}
+	return c.rerange(in, k, refSeq, whole, data, b, want)
+}
+
+// rerangeEvery is how often a method's Packets comparisons range the
+// sequence again after changing its datagram (rerange): every one of a
+// fuzz input's, and of one being minimized.
+const rerangeEvery = 8
+
+// rerangeDue reports whether this Packets comparison is one that ranges
+// its sequence again after changing the datagram.
+func (c *checker) rerangeDue() bool {
+	c.packetsN++
+	return c.run == nil || c.stop >= 0 || c.packetsN%rerangeEvery == 0
+}
+
+// stops are where packetsAt stops the range loop over a sequence of n
+// items (0: never): at each of them, or of the first and last stopEnds;
+// in the scale method, at none and the middle one; while a
+// counterexample found at one is minimized, at it alone.
+func (c *checker) stops(n int) []int {
+	switch {
+	case c.stop >= 0:
+		return []int{c.stop}
+	case c.fewStops:
+		return []int{0, (n + 1) / 2}[:min(n+1, 2)]
+	}
+	out := make([]int, 0, min(n+1, 2*stopEnds+2))
+	for stop := 0; stop <= n; stop++ {
+		if stop > stopEnds && stop < n-stopEnds {
+			stop = n - stopEnds
+		}
+		out = append(out, stop)
+	}
+	return out
 }
 
 // stopEnds is how many stops at each end of a sequence packetsAt tries.
 const stopEnds = 16
 
-func (c *checker) varintAt(data, b []byte) *equiv.Counterexample {
-	want, wantP := callVarint(quic.ParseVarint, data, unmapped)
-	got, gotP := callVarint(c.impl.ParseVarint, b, c.cfg.MapError)
-	same := c.agree(gotP, wantP, got == want)
-	if same && bytes.Equal(b, data) {
+// rerange ranges refSeq and seq, the reference's and the
+// implementation's sequences over data and b, which k placed, once more
+// after changing both datagrams in place: every octet from the second
+// packet on (from the middle, for a datagram of one item) is overwritten
+// (equiv.Call.Poison; the reference's copy alike). The sequences must
+// yield the new contents' packets: one that parsed the datagram when it
+// was made, or remembers what it yielded, yields the old. packetsAt calls
+// it for a datagram the harness placed only (not one at a guard page),
+// and the NoReuse knob turns it off.
+func (c *checker) rerange(in Input, k *equiv.Call, refSeq, seq iter.Seq2[quic.Header, error], data, b []byte, was seqView) *equiv.Counterexample {
+	if seq == nil || len(b) == 0 || contractknob.NoReuse.Load() {
 		return nil
 	}
-	ce := datagramCE(funcParseVarint, data, 0, gotP, modified(orPanic(got, gotP), same), orPanic(want, wantP))
+	lo := len(b) / 2
+	if len(was.items) > 1 {
+		lo = was.items[0].packet.len
+	}
+	k.Mark(equiv.MechReuse)
+	k.Poison(0, lo, len(b))
+	if !aliases(data, b) {
+		c.refBuf.PoisonRange(lo, len(data))
+	}
+	want := rangePackets(refSeq, data, 0, unmapped, nil)
+	got := rangePackets(seq, b, 0, c.cfg.MapError, k)
+	if c.agree(got.panic, want.panic, true) && got.sameItems(want) {
+		return nil
+	}
+	c.failedStop = 0
+	ce := datagramCE(in.Func, in.Data, in.ShortDCIDLen, got.panic, got.String(), want.String())
+	note(ce, "ranged-again-after=%d..%d-changed", lo, len(b))
+	return withOptions(in, ce)
+}
+
+func (c *checker) varintAt(in Input, k *equiv.Call, data, b []byte) *equiv.Counterexample {
+	want, wantP := callVarint(quic.ParseVarint, data, unmapped, nil)
+	got, gotP := callVarint(c.impl.ParseVarint, b, c.cfg.MapError, k)
+	same := c.agree(gotP, wantP, got == want)
+	if same && bytes.Equal(b, in.Data) {
+		return nil
+	}
+	ce := datagramCE(funcParseVarint, in.Data, 0, gotP, modified(orPanic(got, gotP), same), orPanic(want, wantP))
 	ce.Args = ""
 	return ce
-}
-
-// appendVarint compares AppendVarint(prefix, v): the bytes, the prefix
-// kept, or the panic (the reference panics above 2^62-1). The prefix is
-// passed with room to spare when spare is set, and full to capacity
-// otherwise. It returns the minimized counterexample, if any, and the
-// number of comparisons made.
-func (c *checker) appendVarint(prefix []byte, v uint64, spare bool) (*equiv.Counterexample, int) {
-	in := Input{Func: funcAppendVarint, Data: prefix, Value: v}
-	if c.skip(in) {
-		return nil, 0
-	}
-	at := func(p []byte) *equiv.Counterexample { return c.appendAt(p, v, spare) }
-	ce := at(prefix)
-	if ce == nil {
-		return nil, 1
-	}
-	return c.minimize(in, ce, at), 1
-}
-
-// appendAt compares AppendVarint(prefix, v) on a copy of prefix that is
-// full to capacity or, if spare, has 16 bytes of room filled with
-// spareMarker: the bytes, the prefix left as it was, and nothing written
-// past the appended bytes. A result appended to nothing is the caller's:
-// it is kept alive (equiv.Config.Keep), and must not change as later
-// appends run.
-func (c *checker) appendAt(prefix []byte, v uint64, spare bool) *equiv.Counterexample {
-	want, wantP := callAppend(quic.AppendVarint, bytes.Clone(prefix), v)
-	in := slices.Clip(bytes.Clone(prefix))
-	if spare {
-		in = append(make([]byte, 0, len(prefix)+16), prefix...)
-		full := in[:cap(in)]
-		for i := len(in); i < len(full); i++ {
-			full[i] = spareMarker
-		}
-	}
-	got, gotP := callAppend(c.impl.AppendVarint, in, v)
-	same := bytes.Equal(got, want) && (got == nil) == (want == nil)
-	if !c.agree(gotP, wantP, same) {
-		return appendCE(prefix, v, spare, gotP, orPanic(hexOf(got), gotP), orPanic(hexOf(want), wantP))
-	}
-	if problem := pastAppend(prefix, in, got, gotP == nil); problem != "" {
-		return appendCE(prefix, v, spare, nil, hexOf(got).String()+" but "+problem, hexOf(want).String())
-	}
-	if gotP != nil || len(prefix) > 0 {
-		return nil
-	}
-	return c.cfg.Keep(got, func(now []byte) *equiv.Counterexample {
-		return appendCE(nil, v, false, nil, fmt.Sprintf("%x, which later became %x as more appends ran: not the caller's", want, now), hexOf(want).String())
-	})
-}
-
-// pastAppend returns what is wrong with how out, an append to in (a copy
-// of prefix), used in's array, where in's spare capacity held spareMarker:
-// in's bytes changed, or, when out was written in place, a byte of the
-// spare capacity after it changed.
-func pastAppend(prefix, in, out []byte, returned bool) string {
-	if !bytes.Equal(in, prefix) {
-		return "changed the bytes of its input"
-	}
-	if !returned || cap(in) == len(in) || len(out) == 0 || equiv.AddrOf(out) != equiv.AddrOf(in[:cap(in)]) {
-		return ""
-	}
-	full := in[:cap(in)]
-	for i := len(out); i < len(full); i++ {
-		if full[i] != spareMarker {
-			return fmt.Sprintf("wrote past the appended bytes, at %d of the buffer", i)
-		}
-	}
-	return ""
 }
 
 // packetNumber compares DecodePacketNumber(largest, truncated, pnLen): the
@@ -437,6 +642,7 @@ func (c *checker) packetNumber(largest, truncated uint64, pnLen int) (*equiv.Cou
 
 func (c *checker) pnAt(largest, truncated uint64, pnLen int) *equiv.Counterexample {
 	want, wantP := callPN(quic.DecodePacketNumber, largest, truncated, pnLen)
+	c.h.Note(cPN)
 	got, gotP := callPN(c.impl.DecodePacketNumber, largest, truncated, pnLen)
 	if c.agree(gotP, wantP, got == want) {
 		return nil
@@ -458,24 +664,6 @@ func datagramCE(fn string, data []byte, sdl int, p *equiv.Panic, got, want strin
 		FuzzTarget: targetHeader,
 		FuzzArgs:   []any{bytes.Clone(data), sdl},
 	}
-}
-
-// appendCE is a counterexample of AppendVarint(prefix, v). CheckInput
-// appends the value its datagram decodes to, so a value appended to
-// nothing is reproduced by FuzzQUICHeader.
-func appendCE(prefix []byte, v uint64, spare bool, p *equiv.Panic, got, want string) *equiv.Counterexample {
-	ce := &equiv.Counterexample{
-		Func:  funcAppendVarint,
-		Input: bytes.Clone(prefix),
-		Args:  fmt.Sprintf("v=%#x spare=%v", v, spare),
-		Got:   got,
-		Want:  want,
-		Stack: equiv.StackOf(p),
-	}
-	if len(prefix) == 0 && v <= quic.MaxVarint && !spare {
-		ce.FuzzTarget, ce.FuzzArgs = targetHeader, []any{quic.AppendVarint(nil, v), 0}
-	}
-	return ce
 }
 
 // pnCE is a counterexample of DecodePacketNumber, reproduced by
@@ -517,7 +705,12 @@ func orPanic(result fmt.Stringer, p *equiv.Panic) string {
 
 type hexOf []byte
 
-func (b hexOf) String() string { return fmt.Sprintf("%x", []byte(b)) }
+func (b hexOf) String() string {
+	if len(b) > 64 {
+		return fmt.Sprintf("%x…(%d bytes)", []byte(b[:32]), len(b))
+	}
+	return fmt.Sprintf("%x", []byte(b))
+}
 
 type pnString uint64
 

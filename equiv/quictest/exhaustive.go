@@ -34,7 +34,7 @@ func (c *checker) exhaustive(r *equiv.Run) error {
 
 // varint compares ParseVarint on d and counts the comparison.
 func (c *checker) varint(r *equiv.Run, d []byte) *equiv.Counterexample {
-	ce, k := c.compare(Input{Func: funcParseVarint, Data: d}, c.place)
+	ce, k := c.compare(Input{Func: funcParseVarint, Data: d}, laidOut)
 	r.Count(k)
 	return ce
 }

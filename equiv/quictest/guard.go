@@ -86,7 +86,7 @@ func (c *checker) guardPadding(r *equiv.Run, g *equiv.Guarded) error {
 				}
 				d := append(bytes.Clone(base.data), pad...)
 				for _, side := range guardSides(g) {
-					ce, k := c.readsWith(packetReaders, d, base.sdl, side.place)
+					ce, k := c.readsWith(packetReaders, d, base.sdl, side.site)
 					if ce != nil {
 						return r.Fail(note(ce, "%s a guard page from=%q+%d %s", side.name, base.name, n, kind))
 					}
@@ -100,17 +100,14 @@ func (c *checker) guardPadding(r *equiv.Run, g *equiv.Guarded) error {
 
 // guardSide places a datagram against one side of a guard page.
 type guardSide struct {
-	name  string
-	place placer
+	name string
+	site site
 }
 
 // guardSides places data ending at g's unmapped page after it, and
 // starting at its page before it.
 func guardSides(g *equiv.Guarded) []guardSide {
-	return []guardSide{
-		{"ending at", func(d []byte) ([]byte, []byte, string) { b := g.Tail(len(d)); copy(b, d); return d, b, "" }},
-		{"starting at", func(d []byte) ([]byte, []byte, string) { b := g.Head(len(d)); copy(b, d); return d, b, "" }},
-	}
+	return []guardSide{{"ending at", site{g: g, tail: true}}, {"starting at", site{g: g}}}
 }
 
 // guardWithLen fills a reserved field in place, as AppendVarintWithLen is
@@ -132,10 +129,9 @@ func (c *checker) guardWithLen(r *equiv.Run, g *equiv.Guarded) error {
 				}
 				for _, side := range []struct {
 					name string
-					buf  []byte
-				}{{"ends", g.Tail(len(prefix) + w)}, {"starts", g.Head(len(prefix) + w)}} {
-					copy(side.buf, prefix)
-					if ce := c.withLenAt(prefix, side.buf[:len(prefix)], v, w, true); ce != nil {
+					site site
+				}{{"ends", site{g: g, tail: true}}, {"starts", site{g: g}}} {
+					if ce := c.withLenAt(prefix, v, w, true, side.site); ce != nil {
 						return r.Fail(note(ce, "filling a field whose buffer %s at a guard page", side.name))
 					}
 					r.Count(1)
@@ -151,7 +147,7 @@ func (c *checker) guardWithLen(r *equiv.Run, g *equiv.Guarded) error {
 func (c *checker) guardAt(r *equiv.Run, g *equiv.Guarded, in named, n int) error {
 	d := in.data[:n:n]
 	for _, side := range guardSides(g) {
-		ce, k := c.reads(d, in.sdl, side.place)
+		ce, k := c.reads(d, in.sdl, side.site)
 		if ce != nil {
 			return r.Fail(note(ce, "%s a guard page from=%q trunc=%d", side.name, in.name, n))
 		}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"iter"
 
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
@@ -27,6 +28,7 @@ func (c *checker) parserWith(opts quic.Options) func([]byte, int) (quic.Header, 
 		return func(b []byte, sdl int) (quic.Header, error) { return quic.ParseHeaderWith(b, sdl, opts) }
 	}
 	return func(b []byte, sdl int) (quic.Header, error) {
+		c.h.Note(cParseHeaderWith)
 		h, err := with(b, sdl, opts)
 		return h, c.cfg.MapError(err)
 	}
@@ -81,11 +83,11 @@ func (c *checker) greased(f fields) (problem string, inScope bool) {
 	if !c.inScope(in, greasedIn) {
 		return "", false
 	}
-	got := parseWith(c.parserWith(quic.GreaseQUICBit), d, sdl, unmapped)
+	got := parseWith(c.parserWith(quic.GreaseQUICBit), d, sdl, unmapped, nil)
 	if want := f.expected(lay, len(body), full); got.panic != nil || got.view != want {
 		return fmt.Sprintf("greased %x (shortDCIDLen=%d): parsed with GreaseQUICBit as %v, want %v", d, sdl, got, want), true
 	}
-	got = parseWith(c.parserWith(0), d, sdl, unmapped)
+	got = parseWith(c.parserWith(0), d, sdl, unmapped, nil)
 	if want := viewOf(d, quic.Header{}, quic.ErrFixedBitClear); got.panic != nil || got.view != want {
 		return fmt.Sprintf("greased %x (shortDCIDLen=%d): parsed without options as %v, want %v", d, sdl, got, want), true
 	}
@@ -139,7 +141,11 @@ func (c *checker) coalesceWith(d []byte, sdl int, opts quic.Options) (problem st
 		return problem, inScope
 	}
 	_, with := c.packetsFuncs(Input{Func: funcPacketsWith, Options: opts})
-	got := runPackets(with, d, sdl, 0, c.cfg.MapError)
+	noted := func(d []byte, sdl int) iter.Seq2[quic.Header, error] {
+		c.h.Note(cPacketsWith)
+		return with(d, sdl)
+	}
+	got, _ := runPackets(noted, d, sdl, 0, c.cfg.MapError, nil)
 	if got.panic != nil || !got.sameItems(want) {
 		return fmt.Sprintf("datagram %x (shortDCIDLen=%d opts=%#x): PacketsWith yielded %v, walking with ParseHeaderWith gives %v",
 			d, sdl, uint32(opts), got, want), true
@@ -205,12 +211,14 @@ func (c *checker) streamReaders() (read func(io.ByteReader) (uint64, int, error)
 	read, peek = quic.ReadVarint, quic.PeekVarint
 	if f := c.impl.ReadVarint; f != nil {
 		read = func(r io.ByteReader) (uint64, int, error) {
+			c.h.Note(cReadVarint)
 			v, n, err := f(r)
 			return v, n, c.cfg.MapError(err)
 		}
 	}
 	if f := c.impl.PeekVarint; f != nil {
 		peek = func(p quic.Peeker) (uint64, int, error) {
+			c.h.Note(cPeekVarint)
 			v, n, err := f(p)
 			return v, n, c.cfg.MapError(err)
 		}

@@ -72,7 +72,7 @@ func (c *checker) optionBits(r *equiv.Run) error {
 		for _, o := range opts {
 			for _, sdl := range []int{8, -1} {
 				for _, fn := range []string{funcParseHeaderWith, funcPacketsWith} {
-					ce, k := c.compare(Input{Func: fn, Data: d, ShortDCIDLen: sdl, Options: o}, c.place)
+					ce, k := c.compare(Input{Func: fn, Data: d, ShortDCIDLen: sdl, Options: o}, laidOut)
 					if ce != nil {
 						return r.Fail(note(ce, "from=options %s", optionsName(o)))
 					}

@@ -106,7 +106,7 @@ func (c *checker) junkFirstBytes(r *equiv.Run) error {
 // checkReaders compares each of rs on (d, sdl) and counts the comparisons.
 func (c *checker) checkReaders(r *equiv.Run, rs []reader, d []byte, sdl int, from string) error {
 	for _, rd := range rs {
-		ce, k := c.compare(readerInput(rd, d, sdl), c.place)
+		ce, k := c.compare(readerInput(rd, d, sdl), laidOut)
 		if ce != nil {
 			return r.Fail(note(ce, "from=%q", from))
 		}

@@ -3,6 +3,7 @@ package quictest
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 
@@ -99,8 +100,11 @@ func (c *checker) inScope(ins ...Input) bool {
 
 // appender is the Impl's AppendVarint, or the reference's if it has none.
 func (c *checker) appender() func([]byte, uint64) []byte {
-	if c.impl.AppendVarint != nil {
-		return c.impl.AppendVarint
+	if f := c.impl.AppendVarint; f != nil {
+		return func(b []byte, v uint64) []byte {
+			c.h.Note(cAppendVarint)
+			return f(b, v)
+		}
 	}
 	return quic.AppendVarint
 }
@@ -111,6 +115,7 @@ func (c *checker) parser() func([]byte, int) (quic.Header, error) {
 		return quic.ParseHeader
 	}
 	return func(b []byte, sdl int) (quic.Header, error) {
+		c.h.Note(cParseHeader)
 		h, err := c.impl.ParseHeader(b, sdl)
 		return h, c.cfg.MapError(err)
 	}
@@ -123,6 +128,7 @@ func (c *checker) varintParser() func([]byte) (uint64, int, error) {
 		return quic.ParseVarint
 	}
 	return func(b []byte) (uint64, int, error) {
+		c.h.Note(cParseVarint)
 		v, n, err := c.impl.ParseVarint(b)
 		return v, n, c.cfg.MapError(err)
 	}
@@ -188,7 +194,11 @@ func (c *checker) coalesce(d []byte, sdl int) (problem string, inScope bool) {
 	if problem != "" || !inScope {
 		return problem, inScope
 	}
-	got := runPackets(c.impl.Packets, d, sdl, 0, c.cfg.MapError)
+	noted := func(d []byte, sdl int) iter.Seq2[quic.Header, error] {
+		c.h.Note(cPackets)
+		return c.impl.Packets(d, sdl)
+	}
+	got, _ := runPackets(noted, d, sdl, 0, c.cfg.MapError, nil)
 	if got.panic != nil || !got.sameItems(want) {
 		return fmt.Sprintf("datagram %x (shortDCIDLen=%d): Packets yielded %v, walking with ParseHeader gives %v", d, sdl, got, want), true
 	}
@@ -257,7 +267,7 @@ func (c *checker) varintRoundTrip(x uint64, w int, prefix []byte) (problem strin
 	if got, n, err := parse(long); got != v || n != w || err != nil {
 		return fmt.Sprintf("ParseVarint(%x) = %d, %d, %v, want %d, %d, nil", long, got, n, err, v, w), true
 	}
-	if _, p := callAppend(appendVarint, nil, big); p == nil {
+	if p := equiv.Catch(func() { appendVarint(nil, big) }); p == nil {
 		return fmt.Sprintf("AppendVarint(nil, %#x) did not panic", big), true
 	}
 	return "", true
@@ -270,7 +280,7 @@ func (c *checker) datagramProperty(r *equiv.Run) func(t *rapid.T) error {
 	return func(t *rapid.T) error {
 		d, sdl := datagramGen(t)
 		r.Reach(sizeClass(len(d)))
-		ce, k := c.reads(d, sdl, c.place)
+		ce, k := c.reads(d, sdl, laidOut)
 		if ce == nil && k == 0 {
 			return equiv.ErrNotCompared // every input was excluded
 		}

@@ -36,24 +36,40 @@ import (
 // contract"):
 //
 //   - Reads: a datagram or buffer only in [0:len]: not its spare capacity
-//     (which holds canaries), not before or past it (guard pages); nil
-//     and empty alike. A stream function consumes the integer's bytes and
-//     no more, from wherever the reader is (a *bytes.Reader already read
-//     into, a *bufio.Reader).
+//     (which holds canaries), not before or past it (unmapped pages, also
+//     flush against the slice at the alignments where a page boundary
+//     falls there); nil and empty alike. A stream function consumes the
+//     integer's bytes and no more, from wherever the reader is (a
+//     *bytes.Reader already read into, a *bufio.Reader, one read from a
+//     thousand times before), and takes every (n, err) its reader
+//     returns as io says: a Peek that returns the bytes asked for with an
+//     error has returned them.
 //   - Writes: no function writes a datagram, not even for a moment (it
 //     lies on read-only pages); an append writes only the bytes it
 //     appends, in place when the buffer has room (AppendVarintWithLen
-//     must), and nothing past them.
+//     must, exactly the room it needs included), and nothing past them
+//     or before them, not even what was there (read-only octets lie
+//     flush against the room).
 //   - Keeps: the slices of a Header alias the datagram, as the
 //     reference's do (same offsets, lengths and capacities), and nothing
-//     else is kept.
+//     else is kept: a datagram is overwritten once its call (or, for
+//     Packets, the ranging of its sequence) is done, and a call at the
+//     same address with other contents must see them.
 //   - Shares: every function may be called from several goroutines at
-//     once (each method runs beside a concurrent caller) and from inside
-//     a call of its own (a stream whose ReadByte calls ReadVarint).
+//     once (each method runs beside a concurrent caller, and the scale
+//     method from two goroutines released together) and from inside a
+//     call of its own (a stream whose ReadByte calls ReadVarint).
 //   - Results: what an append to a nil or full buffer returns is the
 //     caller's, and does not change as later appends run. A Packets
-//     sequence may be ranged more than once, each time yielding the same;
-//     once the loop body returns false it yields no more.
+//     sequence walks the datagram as it is when ranged: ranged more than
+//     once it yields the same each time, and ranged again after the
+//     datagram changed in place it yields the new contents' packets; once
+//     the loop body returns false it yields no more.
+//   - Sizes: datagrams, prefixes and streams of megabytes (4 MiB at
+//     quick, 64 MiB at standard) are taken as the short ones are.
+//
+// The contracts table beside Impl states the same, per function, as data
+// (equiv.Contract).
 type Impl struct {
 	// Name labels the implementation in messages ("avx2"); it may be empty.
 	Name string
@@ -137,6 +153,45 @@ type Impl struct {
 	// and then if v does not fit in n bytes.
 	AppendVarintWithLen func(b []byte, v uint64, n int) []byte
 }
+
+// contracts are Impl's contract above, as data: one per function, which
+// the engine's harness applies to every call (equiv.Harness) and
+// TestContracts compares with Impl and with what a quick run applied
+// (equiv.CheckContracts). A parameter's Access is equiv.Reads unless it
+// says otherwise; nothing is Serial, nothing Keeps: a Packets sequence
+// reads its datagram while it is ranged, and once the suite is done
+// ranging it the datagram is overwritten (poisoned) like any other.
+var contracts = []equiv.Contract{
+	{Func: funcParseVarint, Params: []equiv.Param{{Name: "b"}}},
+	{Func: funcAppendVarint, Params: []equiv.Param{{Name: "b", Access: equiv.Appends}}, Fresh: true},
+	{Func: funcDecodePacketNumber},
+	{Func: funcParseHeader, Params: []equiv.Param{{Name: "b"}}},
+	{Func: funcPackets, Params: []equiv.Param{{Name: "datagram"}}, Iter: true},
+	{Func: funcParseHeaderWith, Params: []equiv.Param{{Name: "b"}}},
+	{Func: funcPacketsWith, Params: []equiv.Param{{Name: "datagram"}}, Iter: true},
+	{Func: funcReadVarint, Params: []equiv.Param{{Name: "r", Access: equiv.ReadsFrom}}},
+	{Func: funcPeekVarint, Params: []equiv.Param{{Name: "p", Access: equiv.ReadsFrom}}},
+	{Func: funcAppendVarintWithLen, Params: []equiv.Param{{Name: "b", Access: equiv.Appends}}, Fresh: true},
+}
+
+// contract returns the Contract of fn, one of contracts' Funcs.
+func contract(fn string) *equiv.Contract {
+	for i := range contracts {
+		if contracts[i].Func == fn {
+			return &contracts[i]
+		}
+	}
+	panic("quictest: no contract for " + fn)
+}
+
+// The contracts, looked up once.
+var (
+	cParseVarint, cAppendVarint, cPN = contract(funcParseVarint), contract(funcAppendVarint), contract(funcDecodePacketNumber)
+	cParseHeader, cPackets           = contract(funcParseHeader), contract(funcPackets)
+	cParseHeaderWith, cPacketsWith   = contract(funcParseHeaderWith), contract(funcPacketsWith)
+	cReadVarint, cPeekVarint         = contract(funcReadVarint), contract(funcPeekVarint)
+	cWithLen                         = contract(funcAppendVarintWithLen)
+)
 
 // The functions of Impl, by name: the values of Input.Func and
 // Counterexample.Func.
@@ -265,6 +320,8 @@ func NewSuite(impl Impl) equiv.Suite {
 	}
 	exhaustive := method(equiv.MethodExhaustive, (*checker).exhaustive)
 	exhaustive.Split, exhaustive.Lanes, exhaustive.Long = true, true, true
+	scale := method(equiv.MethodScale, (*checker).scale)
+	scale.Split, scale.Long = true, true
 	guard := method(equiv.MethodGuard, (*checker).guard)
 	guard.Skip = equiv.GuardSkip()
 	if guard.Skip == "" && !impl.readsDatagrams() && impl.AppendVarintWithLen == nil {
@@ -276,6 +333,7 @@ func NewSuite(impl Impl) equiv.Suite {
 		exhaustive,
 		guard,
 		method(equiv.MethodProperties, (*checker).properties),
+		scale,
 	}
 	s.Describe = describe
 	if impl.readsDatagrams() || impl.appends() {

@@ -82,7 +82,11 @@ func (c *checker) roundTrip(f fields) (problem string, inScope bool) {
 	if !c.inScope(Input{Func: funcParseHeader, Data: d, ShortDCIDLen: sdl}) {
 		return "", false
 	}
-	got := parseWith(c.impl.ParseHeader, d, sdl, c.cfg.MapError)
+	noted := func(b []byte, sdl int) (quic.Header, error) {
+		c.h.Note(cParseHeader)
+		return c.impl.ParseHeader(b, sdl)
+	}
+	got := parseWith(noted, d, sdl, c.cfg.MapError, nil)
 	want := f.expected(lay, len(body), full)
 	if got.panic != nil || got.view != want {
 		return fmt.Sprintf("built %x (shortDCIDLen=%d): parsed as %v, want %v", d, sdl, got, want), true

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/equivcheck/equivcheck/equiv"
+	"github.com/equivcheck/equivcheck/equiv/internal/iosource"
 	quic "github.com/equivcheck/equivcheck/reference/quic"
 )
 
@@ -46,6 +48,27 @@ const (
 	// integer from a stream of its own with the same ReadVarint, so that
 	// the function is called again from inside its own call.
 	readNested
+
+	// The kinds of the scale method's (n, err) forms (ioEdgeStreams).
+
+	// byteEndByte: the byte reader, whose failure at the end comes with
+	// a byte value (0xa5), which io.ByteReader says is undefined.
+	byteEndByte
+	// byteFailsOnce: the byte reader, failing once at offset at with
+	// errStream and then going on, as a reader with a deadline does.
+	byteFailsOnce
+	// peekEndData: the exact peeker, whose answer that reaches the end of
+	// its bytes comes with the end's error: data with an error, as
+	// io.Reader allows (quic-go/quic-go#5876).
+	peekEndData
+	// peekAllEnd: a peeker answering every Peek with all it has and the
+	// end's error.
+	peekAllEnd
+	// readBufioOver: ReadVarint from a *bufio.Reader of 16 octets over an
+	// iosource reader of kind under acting at at.
+	readBufioOver
+	// peekBufioOver: PeekVarint likewise.
+	peekBufioOver
 )
 
 // nestedVarint is what readNested's inner streams hold: 37, in 2 bytes
@@ -54,15 +77,19 @@ var nestedVarint = []byte{0x40, 0x25}
 
 // stream is one way a stream over the input behaves: its kind, and what
 // it returns once the input is used up (io.EOF, errStream, or, for a
-// Peeker that breaks its contract, nil with fewer bytes than asked).
+// Peeker that breaks its contract, nil with fewer bytes than asked); for
+// the kinds that act at an offset, the offset, and for a *bufio.Reader
+// over a reader of package iosource, that reader's kind.
 type stream struct {
-	kind streamKind
-	end  error
+	kind  streamKind
+	end   error
+	at    int
+	under iosource.Kind
 }
 
 func (s stream) fn() string {
 	switch s.kind {
-	case byteScript, bytesReader, readBufio, readConsumed, readNested:
+	case byteScript, bytesReader, readBufio, readConsumed, readNested, byteEndByte, byteFailsOnce, readBufioOver:
 		return funcReadVarint
 	}
 	return funcPeekVarint
@@ -70,23 +97,32 @@ func (s stream) fn() string {
 
 func (s stream) String() string {
 	names := [...]string{"byte-reader", "bytes.Reader", "peeker", "peeker-extra", "peeker-flip", "bufio.Reader",
-		"bufio.Reader", "bytes.Reader-3-read", "byte-reader-reentered"}
-	return fmt.Sprintf("stream=%s end=%s", names[s.kind], errName(s.end))
+		"bufio.Reader", "bytes.Reader-3-read", "byte-reader-reentered",
+		"byte-reader-end-with-a-byte", "byte-reader-failing-once-at-%d", "peeker-end-with-data", "peeker-all-with-end",
+		"bufio.Reader-over-%s", "bufio.Reader-over-%s"}
+	name := names[s.kind]
+	switch s.kind {
+	case byteFailsOnce:
+		name = fmt.Sprintf(name, s.at)
+	case readBufioOver, peekBufioOver:
+		name = fmt.Sprintf(name, strings.ReplaceAll(s.under.Name(s.at), " ", "-"))
+	}
+	return fmt.Sprintf("stream=%s end=%s", name, errName(s.end))
 }
 
 // cheapStreams are the streams CheckInput reads every datagram from:
 // ReadVarint from a byte reader and a *bytes.Reader, PeekVarint from an
 // exact peeker, all ending with io.EOF.
-var cheapStreams = []stream{{byteScript, io.EOF}, {bytesReader, io.EOF}, {peekExact, io.EOF}}
+var cheapStreams = []stream{{kind: byteScript, end: io.EOF}, {kind: bytesReader, end: io.EOF}, {kind: peekExact, end: io.EOF}}
 
 // allStreams are every stream of the exhaustive domain: every kind, and
 // every end each kind can have.
 var allStreams = []stream{
-	{byteScript, io.EOF}, {byteScript, errStream}, {bytesReader, io.EOF},
-	{peekExact, io.EOF}, {peekExact, errStream}, {peekExact, nil},
-	{peekExtra, io.EOF}, {peekFlip, io.EOF},
-	{peekBufio, io.EOF}, {peekBufio, errStream},
-	{readBufio, io.EOF}, {readBufio, errStream}, {readConsumed, io.EOF}, {readNested, io.EOF},
+	{kind: byteScript, end: io.EOF}, {kind: byteScript, end: errStream}, {kind: bytesReader, end: io.EOF},
+	{kind: peekExact, end: io.EOF}, {kind: peekExact, end: errStream}, {kind: peekExact, end: nil},
+	{kind: peekExtra, end: io.EOF}, {kind: peekFlip, end: io.EOF},
+	{kind: peekBufio, end: io.EOF}, {kind: peekBufio, end: errStream},
+	{kind: readBufio, end: io.EOF}, {kind: readBufio, end: errStream}, {kind: readConsumed, end: io.EOF}, {kind: readNested, end: io.EOF},
 }
 
 // streamState is what a call did to its stream: the bytes it consumed,
@@ -105,6 +141,8 @@ type scripted struct {
 	data  []byte
 	end   error
 	kind  streamKind
+	at    int  // where byteFailsOnce fails
+	fired bool // and whether it has
 	state streamState
 }
 
@@ -131,7 +169,14 @@ func (p peekStream) Peek(n int) ([]byte, error) { return p.s.peek(n) }
 
 func (s *scripted) readByte() (byte, error) {
 	s.state.calls++
+	if s.kind == byteFailsOnce && !s.fired && s.state.consumed == s.at {
+		s.fired = true
+		return 0, errStream
+	}
 	if s.state.consumed >= len(s.data) {
+		if s.kind == byteEndByte {
+			return 0xa5, s.end
+		}
 		return 0, s.end
 	}
 	c := s.data[s.state.consumed]
@@ -146,8 +191,11 @@ func (s *scripted) peek(n int) ([]byte, error) {
 		s.state.more = true
 	}
 	s.state.calls++
-	if n < 0 || n > len(s.data) {
+	switch {
+	case n < 0 || n > len(s.data) || s.kind == peekAllEnd:
 		return s.data, s.end
+	case s.kind == peekEndData && n == len(s.data):
+		return s.data[:n:n], s.end
 	}
 	switch {
 	case s.kind == peekExtra:
@@ -211,13 +259,22 @@ func runStream(read func(io.ByteReader) (uint64, int, error), peek func(quic.Pee
 			} else {
 				v, n, err = peek(r)
 			}
+		case readBufioOver, peekBufioOver:
+			under := &countingReader{r: iosource.New(s.under, s.at, data, errStream)}
+			r := bufio.NewReaderSize(under, 16)
+			after = func() streamState { return streamState{consumed: under.n - r.Buffered()} }
+			if s.kind == readBufioOver {
+				v, n, err = read(r)
+			} else {
+				v, n, err = peek(r)
+			}
 		case readConsumed:
 			r := bytes.NewReader(append([]byte{0xde, 0xad, 0xbe}, data...))
 			r.Seek(3, io.SeekStart)
 			after = func() streamState { return streamState{consumed: len(data) - r.Len()} }
 			v, n, err = read(r)
 		default:
-			sc := &scripted{data: data, end: s.end, kind: s.kind}
+			sc := &scripted{data: data, end: s.end, kind: s.kind, at: s.at}
 			after = func() streamState { return sc.state }
 			switch {
 			case s.kind == readNested:
@@ -236,16 +293,45 @@ func runStream(read func(io.ByteReader) (uint64, int, error), peek func(quic.Pee
 	return run
 }
 
+// countingReader counts the octets r hands out.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += min(max(n, 0), len(p))
+	return n, err
+}
+
 // errReader always fails with err.
 type errReader struct{ err error }
 
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
+// notedStreams are the Impl's ReadVarint and PeekVarint, each call
+// counted by the harness just before it runs (equiv.Harness.Note: a
+// stream is no slice the harness places), the nested ones of readNested
+// included.
+func (c *checker) notedStreams() (read func(io.ByteReader) (uint64, int, error), peek func(quic.Peeker) (uint64, int, error)) {
+	read = func(r io.ByteReader) (uint64, int, error) {
+		c.h.Note(cReadVarint)
+		return c.impl.ReadVarint(r)
+	}
+	peek = func(p quic.Peeker) (uint64, int, error) {
+		c.h.Note(cPeekVarint)
+		return c.impl.PeekVarint(p)
+	}
+	return read, peek
+}
+
 // streamAt compares in.Func (ReadVarint or PeekVarint) on stream s over
 // data (the reference's) and b (the implementation's copy).
 func (c *checker) streamAt(in Input, s stream, data, b []byte) *equiv.Counterexample {
 	want := runStream(quic.ReadVarint, quic.PeekVarint, s, data, unmapped)
-	got := runStream(c.impl.ReadVarint, c.impl.PeekVarint, s, b, c.cfg.MapError)
+	read, peek := c.notedStreams()
+	got := runStream(read, peek, s, b, c.cfg.MapError)
 	same := c.agree(got.panic, want.panic, got.result == want.result && got.state == want.state)
 	if same && bytes.Equal(b, data) {
 		return nil
@@ -279,20 +365,31 @@ func (c *checker) streamsAt(in Input, data, b []byte, streams []stream) *equiv.C
 	return nil
 }
 
+// streamsPlaced compares in.Func on each of streams that it reads, over
+// in.Data placed at st: laid out on read-only pages as a slice the function
+// reads would be (the bytes a Peek returns are the stream's, which it
+// must not write), the reference's copy alike, or flush against a guard
+// page. It judges the memory around the bytes too.
+func (c *checker) streamsPlaced(in Input, st site, streams []stream) *equiv.Counterexample {
+	d := in.Data
+	ref, b := d, []byte(nil)
+	if st.g != nil {
+		b = flush(st, d)
+	} else {
+		a := st.alignOf(len(d))
+		ref, b = c.refBuf.Input(d, a), c.streamBuf.Input(d, a)
+	}
+	ce := c.streamsAt(in, ref, b, streams)
+	if ce == nil && st.g == nil && !c.streamBuf.Intact() {
+		ce = datagramCE(in.Func, d, 0, nil, "the same results, but wrote outside the input", "nothing written")
+	}
+	return noteLayout(ce, st, d)
+}
+
 // compareStream compares in.Func on stream s over in.Data, and returns the
 // minimized counterexample, if any, and the number of comparisons made.
 func (c *checker) compareStream(in Input, s stream) (*equiv.Counterexample, int) {
-	return c.compareWith(in, func(d []byte) *equiv.Counterexample {
-		ref, b, where := c.place(d)
-		ce := c.streamAt(in, s, ref, b)
-		if ce == nil && !c.buf.Intact() {
-			ce = datagramCE(in.Func, d, 0, nil, "the same results, but wrote outside the input", "nothing written")
-		}
-		if ce != nil {
-			note(ce, "%s", where)
-		}
-		return ce
-	})
+	return c.compareWith(in, func(t Input) *equiv.Counterexample { return c.streamsPlaced(t, laidOut, []stream{s}) })
 }
 
 // streamEncodings are the integers of the stream domain, each followed by

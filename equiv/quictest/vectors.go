@@ -84,7 +84,7 @@ func (c *checker) varintVectors(r *equiv.Run) error {
 				return r.Errorf("reference AppendVarint(%d) = %x, want %s (%s): the oracle is wrong", v.Value, got, v.Hex, v.Source)
 			}
 		}
-		ce, k := c.compare(Input{Func: funcParseVarint, Data: enc}, c.place)
+		ce, k := c.compare(Input{Func: funcParseVarint, Data: enc}, laidOut)
 		if ce != nil {
 			return r.Fail(note(ce, "vector=%q", v.Source))
 		}
@@ -98,7 +98,7 @@ func (c *checker) varintVectors(r *equiv.Run) error {
 		}
 		withJunk := append(bytes.Clone(enc), junk...)
 		for n := 0; n <= len(withJunk); n++ {
-			ce, k := c.compare(Input{Func: funcParseVarint, Data: withJunk[:n:n]}, c.place)
+			ce, k := c.compare(Input{Func: funcParseVarint, Data: withJunk[:n:n]}, laidOut)
 			if ce != nil {
 				return r.Fail(note(ce, "vector=%q trunc=%d", v.Source, n))
 			}
@@ -125,7 +125,7 @@ func (c *checker) guardedVarintVectors(r *equiv.Run) error {
 			enc := unhex(v.Hex)
 			for n := 0; n <= len(enc); n++ {
 				for _, side := range guardSides(gs[0]) {
-					ce, k := c.compare(Input{Func: funcParseVarint, Data: enc[:n:n]}, side.place)
+					ce, k := c.compare(Input{Func: funcParseVarint, Data: enc[:n:n]}, side.site)
 					if ce != nil {
 						return r.Fail(note(ce, "vector=%q trunc=%d %s a guard page", v.Source, n, side.name))
 					}
@@ -269,8 +269,8 @@ func (c *checker) datagramVectors(r *equiv.Run) error {
 		if v.Grease {
 			opts = quic.GreaseQUICBit
 		}
-		got := runPackets(func(d []byte, sdl int) iter.Seq2[quic.Header, error] { return quic.PacketsWith(d, sdl, opts) },
-			b, v.ShortDCIDLen, 0, unmapped)
+		got, _ := runPackets(func(d []byte, sdl int) iter.Seq2[quic.Header, error] { return quic.PacketsWith(d, sdl, opts) },
+			b, v.ShortDCIDLen, 0, unmapped, nil)
 		if problem := oracleDatagram(got, v); problem != "" {
 			return r.Errorf("reference Packets on %s (%s) = %v: %s: the oracle is wrong", v.Name, v.Source, got, problem)
 		}

@@ -139,12 +139,21 @@ type parsed struct {
 	panic *equiv.Panic
 }
 
-// parseWith runs parse on in and views its result, its error mapped by
-// mapErr.
-func parseWith(parse func([]byte, int) (quic.Header, error), in []byte, sdl int, mapErr func(error) error) parsed {
+// run runs f, a call of the implementation through k (equiv.Call.Do) or,
+// if k is nil, of the reference (equiv.Catch), and returns its panic.
+func run(k *equiv.Call, f func()) *equiv.Panic {
+	if k == nil {
+		return equiv.Catch(f)
+	}
+	return k.Do(f)
+}
+
+// parseWith runs parse on in through k (nil: the reference's, see run)
+// and views its result, its error mapped by mapErr.
+func parseWith(parse func([]byte, int) (quic.Header, error), in []byte, sdl int, mapErr func(error) error, k *equiv.Call) parsed {
 	var h quic.Header
 	var err error
-	if p := equiv.Catch(func() { h, err = parse(in, sdl) }); p != nil {
+	if p := run(k, func() { h, err = parse(in, sdl) }); p != nil {
 		return parsed{panic: p}
 	}
 	return parsed{view: viewOf(in, h, mapErr(err))}
@@ -196,34 +205,35 @@ func (a seqView) String() string {
 // iterStop unwinds an iterator that kept yielding after being told to stop.
 type iterStop struct{}
 
-// runPackets collects what packets(in, sdl) yields, errors mapped by
-// mapErr, stopping the range loop after stopAt items (0: never). An
-// iterator that yields again after being stopped, or yields more items
-// than the datagram has bytes, is noted; one that panics is recorded.
+// runPackets collects what packets(in, sdl), called through k (see run), yields,
+// errors mapped by mapErr, stopping the range loop after stopAt items (0:
+// never). An iterator that yields again after being stopped, or yields
+// more items than the datagram has bytes, is noted; one that panics is
+// recorded. It returns the sequence too, for a range after in changed
+// (nil if packets panicked).
 //
 // A sequence ranged to its end (stopAt 0) is ranged a second time, as an
 // iter.Seq may be: the second pass must yield what the first did.
-func runPackets(packets func([]byte, int) iter.Seq2[quic.Header, error], in []byte, sdl, stopAt int, mapErr func(error) error) (v seqView) {
-	var seq iter.Seq2[quic.Header, error]
-	if p := equiv.Catch(func() { seq = packets(in, sdl) }); p != nil {
+func runPackets(packets func([]byte, int) iter.Seq2[quic.Header, error], in []byte, sdl, stopAt int, mapErr func(error) error, k *equiv.Call) (v seqView, seq iter.Seq2[quic.Header, error]) {
+	if p := run(k, func() { seq = packets(in, sdl) }); p != nil {
 		v.panic = p
-		return v
+		return v, nil
 	}
-	v = rangePackets(seq, in, stopAt, mapErr)
+	v = rangePackets(seq, in, stopAt, mapErr, k)
 	if stopAt != 0 || v.panic != nil || v.note != "" {
-		return v
+		return v, seq
 	}
-	if again := rangePackets(seq, in, 0, mapErr); !again.sameItems(v) || again.panic != nil {
+	if again := rangePackets(seq, in, 0, mapErr, k); !again.sameItems(v) || again.panic != nil {
 		v.note = fmt.Sprintf("ranged a second time, the sequence yielded %v", again)
 	}
-	return v
+	return v, seq
 }
 
-// rangePackets ranges seq once, as runPackets says.
-func rangePackets(seq iter.Seq2[quic.Header, error], in []byte, stopAt int, mapErr func(error) error) (v seqView) {
+// rangePackets ranges seq once, through k (see run), as runPackets says.
+func rangePackets(seq iter.Seq2[quic.Header, error], in []byte, stopAt int, mapErr func(error) error, k *equiv.Call) (v seqView) {
 	limit := len(in) + 2 // every packet but an error is at least one byte
 	stopped := false
-	p := equiv.Catch(func() {
+	p := run(k, func() {
 		seq(func(h quic.Header, err error) bool {
 			switch {
 			case stopped:
@@ -258,19 +268,14 @@ func (r varintResult) String() string {
 	return fmt.Sprintf("(%d, %d, %s)", r.v, r.n, errName(r.err))
 }
 
-// callVarint calls f on b, its error mapped by mapErr.
-func callVarint(f func([]byte) (uint64, int, error), b []byte, mapErr func(error) error) (r varintResult, p *equiv.Panic) {
-	p = equiv.Catch(func() { r.v, r.n, r.err = f(b) })
+// callVarint calls f on b through k (see run), its error mapped by mapErr.
+func callVarint(f func([]byte) (uint64, int, error), b []byte, mapErr func(error) error, k *equiv.Call) (r varintResult, p *equiv.Panic) {
+	p = run(k, func() { r.v, r.n, r.err = f(b) })
 	if p != nil {
 		return varintResult{}, p
 	}
 	r.err = mapErr(r.err)
 	return r, nil
-}
-
-func callAppend(f func([]byte, uint64) []byte, b []byte, v uint64) (out []byte, p *equiv.Panic) {
-	p = equiv.Catch(func() { out = f(b, v) })
-	return out, p
 }
 
 func callPN(f func(uint64, uint64, int) uint64, largest, truncated uint64, pnLen int) (pn uint64, p *equiv.Panic) {

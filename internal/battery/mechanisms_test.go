@@ -52,7 +52,7 @@ var mechanisms = []struct {
 	// concurrent caller sees them change too (two goroutines can take the
 	// same one), so the run without Keep is serial.
 	{"keep", &contractknob.NoKeep, nil, "", true, []string{
-		"checksum/digest/sum-internal-array", "quic/append/static-buffer",
+		"checksum/digest/sum-internal-array", "quic/append/static-buffer", "quic/withlen/static-buffer",
 	}},
 	// Issue 29's mechanisms. NoEdges lays every slice out between
 	// canaries: no unmapped page flush against an input, no read-only
@@ -60,26 +60,38 @@ var mechanisms = []struct {
 	{"edges", &contractknob.NoEdges, equiv.EdgeSkip, "", false, []string{
 		"checksum/put/word-store-rmw", "checksum/digest/sum-word-store", "checksum/sum/tail-word-over-read",
 		"websocket/mask/word-rmw-past-len", "websocket/maskwriter/word-load-past-p",
+		"quic/packets/padding-word-over-read", "quic/withlen/word-rmw",
 	}},
 	{"exact-append", &contractknob.NoExactAppend, nil, "", false, []string{
 		"checksum/digest/sum-room-off-by-two",
 	}},
+	// quictest's guard method fills fields whose buffer has exactly the
+	// room of the append and ends at a guard page: an exact fit of its
+	// own, which the knob does not reach.
+	{"exact-append-but-guard", &contractknob.NoExactAppend, nil, equiv.MethodGuard, false, []string{
+		"quic/withlen/room-off-by-two",
+	}},
 	{"reuse", &contractknob.NoReuse, nil, "", false, []string{
 		"checksum/sum/memo-by-address", "websocket/maskcopy/memo-by-address", "websocket/maskwriter/memo-by-address",
+		"quic/packets/parsed-at-call", "quic/header/memo-by-address",
 	}},
 	{"history", &contractknob.NoHistory, nil, "", false, []string{
 		"checksum/digest/lazy-after-512-writes", "websocket/maskwriter/lazy-after-512-writes",
+		"quic/readvarint/bytes-reader-offset-uint16",
 	}},
 	{"scale", &contractknob.NoScale, nil, "", false, []string{
 		"checksum/sum/wide-path-tail", "websocket/mask/wide-path-tail", "websocket/maskreader/wide-read-phase",
+		"quic/append/offset-uint16",
 	}},
 	{"overlap", &contractknob.NoOverlap, nil, "", false, []string{
 		"checksum/sum/trylock-fallback", "websocket/maskcopy/trylock-fallback", "websocket/maskwriter/trylock-fallback",
+		"quic/packets/pool-fallback",
 	}},
 	// NoIOEdges makes every reader and writer under a streamer a plain
 	// one (websockettest's, but for its nested ones).
 	{"io-edges", &contractknob.NoIOEdges, nil, "", false, []string{
 		"websocket/maskwriter/drops-error-with-full-count", "websocket/maskreader/timeout-data-masked",
+		"quic/peekvarint/error-before-data",
 	}},
 }
 

@@ -17,7 +17,7 @@ import (
 // whether it is trailing bytes (RFC 9000 §14.1), and with what error.
 func miniTrailing(rest []byte, first bool, err error, bug string) (bool, error) {
 	undelimited := err != nil && err != quic.ErrPacketTooShort
-	zero := !bytes.ContainsFunc(rest, func(r rune) bool { return r != 0 })
+	zero := allZeroWords(rest, bug == "packets/padding-word-over-read")
 	switch bug {
 	case "single-zero-padding":
 		// A zero test that looks for a run of zeros (two bytes or more):
