@@ -17,9 +17,10 @@ package bench
 // The small-size region (every length up to 257 octets, issue 31) needs
 // more samples than the whole grid can afford: a point of a few
 // nanoseconds moves by 10-50% between single samples on the shared
-// machine. The test flag -sweep.max limits every sweep to the sizes up to
-// it, so that `make bench-small` can run that region alone in ten or more
-// interleaved rounds:
+// machine. The test flags -sweep.max and -sweep.min limit every sweep to
+// the sizes up to and from them, so that `make bench-small` can run that
+// region alone in ten or more interleaved rounds (and `make bench-sweep
+// SWEEPMIN=258` the rest):
 //
 //	go test -c -o bench.test && ./bench.test -test.run '^$' -test.bench '^BenchmarkSweepMask$' -test.benchtime 5ms -sweep.max 257
 //
@@ -43,28 +44,30 @@ import (
 	gvisorchecksum "gvisor.dev/gvisor/pkg/tcpip/checksum"
 )
 
-// sweepMax is the -sweep.max flag: when positive, the sweeps measure only
-// the sizes up to it (see the top of this file).
-var sweepMax = flag.Int("sweep.max", 0, "measure only sweep sizes up to `n` octets (0: every size)")
+// sweepMin and sweepMax are the -sweep.min and -sweep.max flags: when
+// positive, the sweeps measure only the sizes from sweepMin and up to
+// sweepMax (see the top of this file).
+var (
+	sweepMin = flag.Int("sweep.min", 0, "measure only sweep sizes from `n` octets (0: every size)")
+	sweepMax = flag.Int("sweep.max", 0, "measure only sweep sizes up to `n` octets (0: every size)")
+)
 
 // sweepSizes returns every length from 1 to 256, then each power of two
 // from 512 to 4 MiB with its neighbours 2^k-1 and 2^k+1: the lengths where
 // a kernel changes block count, dispatch threshold or cache level. With
-// -sweep.max, only those up to it.
+// -sweep.min or -sweep.max, only those between them.
 func sweepSizes() []int {
-	var sizes []int
-	for n := 1; n <= 256; n++ {
-		sizes = append(sizes, n)
+	all := make([]int, 0, 300)
+	for n := 1; n <= 257; n++ {
+		all = append(all, n)
 	}
-	sizes = append(sizes, 257)
 	for n := 512; n <= 4<<20; n *= 2 {
-		sizes = append(sizes, n-1, n, n+1)
+		all = append(all, n-1, n, n+1)
 	}
-	if *sweepMax > 0 {
-		for i, n := range sizes {
-			if n > *sweepMax {
-				return sizes[:i]
-			}
+	var sizes []int
+	for _, n := range all {
+		if n >= *sweepMin && (*sweepMax <= 0 || n <= *sweepMax) {
+			sizes = append(sizes, n)
 		}
 	}
 	return sizes
