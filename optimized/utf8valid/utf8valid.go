@@ -62,6 +62,9 @@ const (
 // no sequence cut short at the end. It works like
 // reference/utf8valid.Valid, with the best kernel of this CPU.
 func Valid(b []byte) bool {
+	if len(b) < 2 {
+		return len(b) == 0 || b[0] < 0x80
+	}
 	return valid(best, b)
 }
 

@@ -505,7 +505,7 @@ DATA const0f<>+0x08(SB)/4, $0x70707070
 DATA const0f<>+0x0c(SB)/4, $0x80808080
 GLOBL const0f<>(SB), RODATA|NOPTR, $16
 
-// SETUP256 loads the constants of CHECK256 into Y9-Y15.
+// SETUP256 loads the constants of CHECK256 into Y9-Y15 (see READY256).
 #define SETUP256 \
 	VPBROADCASTD   const0f<>+0x00(SB), Y15; /* Y15 = 0x0f */ \
 	VBROADCASTI128 ·lookup+0(SB), Y14; /* lookup[0], by p1>>4 */ \
@@ -538,6 +538,16 @@ GLOBL const0f<>(SB), RODATA|NOPTR, $16
 	VPOR       Y7, Y5, Y5;           \
 	VPAND      Y9, Y5, Y5  /* Y5 = must */
 
+// READY256 loads the constants of CHECK256 unless R13 says they are
+// loaded: as in the AVX-512 kernels, a text of only ASCII needs none of
+// them (each TEXT expands it once per label suffix).
+#define READY256(label) \
+	TESTL R13, R13; \
+	JNZ   label;    \
+	SETUP256;       \
+	MOVL  $1, R13;  \
+label:
+
 // BLOCK256 sets Y6 to a value that is zero exactly where the octets of
 // the block in Y1, after the block in Y0, are not flagged, by one of two
 // ways (each TEXT expands it once).
@@ -548,6 +558,7 @@ GLOBL const0f<>(SB), RODATA|NOPTR, $16
 	VPSUBUSB  incompleteT<>+32(SB), Y0, Y6; /* all ASCII: Y6 = Y0 -sat incompleteT */ \
 	JMP       checked;                         \
 full:                                              \
+	READY256(fullReady);                       \
 	CHECK256(Y1, Y0);                          \
 	VPXOR     Y5, Y6, Y6;                      \
 checked:
@@ -682,9 +693,9 @@ TEXT ·scanAVX2(SB), NOSPLIT, $32-40
 	MOVQ  p_len+8(FP), BX
 	MOVL  ctx+24(FP), AX
 	XORL  DX, DX           // i := 0
+	XORL  R13, R13         // the constants are not loaded
 	TESTQ BX, BX
 	JZ    passed
-	SETUP256
 
 	// Y0 = the block before p: ctx's three octets in octets 29..31.
 	SHLL         $8, AX
@@ -705,23 +716,40 @@ loop:
 	CMPQ    CX, BX
 	JBE     loop
 
-	// The r = n-i < 32 octets left, if any, in p[n-32:n].
-	MOVQ    BX, CX
-	SUBQ    DX, CX
-	JZ      passed
-	VMOVDQU -32(SI)(BX*1), Y1
+	// The r = n-i < 32 octets left, if any, in p[n-32:n]. If that
+	// block is all ASCII and r <= 29, no octet kept can be flagged (the
+	// three before each are in the block).
+	MOVQ      BX, CX
+	SUBQ      DX, CX
+	JZ        passed
+	VMOVDQU   -32(SI)(BX*1), Y1
+	VPMOVMSKB Y1, R8
+	TESTL     R8, R8
+	JNZ       tail
+	CMPQ      CX, $30
+	JB        passed
+
+tail:
+	READY256(tailReady)
 	TAILFLAGS256
-	JNZ     failed
-	JMP     passed
+	JNZ failed
+	JMP passed
 
 short:
-	// 1 <= n < 32: one block of p's n octets and zeros.
-	CMPQ    BX, $16
-	JB      viaStack
-	VMOVDQU (SI), X1
-	VMOVDQU -16(SI)(BX*1), X4
+	// 1 <= n < 32: one block of p's n octets and zeros. All ASCII, it is
+	// flagged only if ctx ends inside a UTF8-char.
+	CMPQ      BX, $16
+	JB        viaStack
+	VMOVDQU   (SI), X1
+	VMOVDQU   -16(SI)(BX*1), X4
 	HALVES256
-	JMP     lastBlock
+	VPMOVMSKB Y1, R8
+	TESTL     R8, R8
+	JNZ       lastBlock
+	VPSUBUSB  incompleteT<>+32(SB), Y0, Y6
+	VPTEST    Y6, Y6
+	JNZ       failed
+	JMP       passed
 
 viaStack:
 	VPXOR   Y1, Y1, Y1
@@ -733,6 +761,7 @@ viaStack:
 	VMOVDQU (SP), Y1
 
 lastBlock:
+	READY256(lastReady)
 	MOVQ BX, CX
 	LASTFLAGS256
 	JNZ  failed
@@ -766,9 +795,9 @@ TEXT ·unmaskAVX2(SB), NOSPLIT, $32-48
 	MOVL  k+24(FP), R9
 	MOVL  ctx+28(FP), AX
 	XORL  DX, DX           // i := 0
+	XORL  R13, R13         // the constants are not loaded
 	TESTQ BX, BX
 	JZ    passed
-	SETUP256
 	MOVQ         R9, X2
 	VPBROADCASTD X2, Y2    // Y2 = the key
 	SHLL         $8, AX
@@ -803,27 +832,41 @@ loop:
 	JBE     loop
 
 	// The r = n-i < 32 octets left, if any: store b[n-32:n] from (SP),
-	// then check it.
-	MOVQ    BX, CX
-	SUBQ    DX, CX
-	JZ      passed
-	VMOVDQU (SP), Y1
-	VMOVDQU Y1, -32(SI)(BX*1)
+	// then check it as scanAVX2 does.
+	MOVQ      BX, CX
+	SUBQ      DX, CX
+	JZ        passed
+	VMOVDQU   (SP), Y1
+	VMOVDQU   Y1, -32(SI)(BX*1)
+	VPMOVMSKB Y1, R8
+	TESTL     R8, R8
+	JNZ       tail
+	CMPQ      CX, $30
+	JB        passed
+
+tail:
+	READY256(tailReady)
 	TAILFLAGS256
-	JNZ     unmasked
-	JMP     passed
+	JNZ unmasked
+	JMP passed
 
 short:
 	// 1 <= n < 32: b[0:n] ^= key, then one block of its n octets and
-	// zeros.
-	CMPQ    BX, $16
-	JB      viaStack
-	VPXOR   (SI), X2, X1
-	VPXOR   -16(SI)(BX*1), X3, X4
-	VMOVDQU X1, (SI)
-	VMOVDQU X4, -16(SI)(BX*1)
+	// zeros, checked as in scanAVX2.
+	CMPQ      BX, $16
+	JB        viaStack
+	VPXOR     (SI), X2, X1
+	VPXOR     -16(SI)(BX*1), X3, X4
+	VMOVDQU   X1, (SI)
+	VMOVDQU   X4, -16(SI)(BX*1)
 	HALVES256
-	JMP     lastBlock
+	VPMOVMSKB Y1, R8
+	TESTL     R8, R8
+	JNZ       lastBlock
+	VPSUBUSB  incompleteT<>+32(SB), Y0, Y6
+	VPTEST    Y6, Y6
+	JNZ       unmasked
+	JMP       passed
 
 viaStack:
 	VPXOR   Y1, Y1, Y1
@@ -840,6 +883,7 @@ viaStack:
 	CALL    ·copyShort<>(SB)
 
 lastBlock:
+	READY256(lastReady)
 	MOVQ BX, CX
 	LASTFLAGS256
 	JNZ  unmasked
