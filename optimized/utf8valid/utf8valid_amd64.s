@@ -706,15 +706,53 @@ TEXT ·scanAVX2(SB), NOSPLIT, $32-40
 
 loop:
 	// for ; i+32 <= n; i += 32: block p[i:i+32] in Y1.
-	VMOVDQU (SI)(DX*1), Y1
-	BLOCK256
+	VMOVDQU   (SI)(DX*1), Y1
+	VPMOVMSKB Y1, R8
+	TESTL     R8, R8
+	JNZ       full
+
+	// An ASCII block: flagged only if the block before ends inside a
+	// UTF8-char. Then, while pairs of blocks are ASCII, skip them: one
+	// test per 64 octets, as scanAVX512's runs (ASCII text of 64 to 256
+	// octets took 0.9-1.4x segmentio's time on a Zen 1 core with one
+	// test per block). Taking the first two blocks as a pair too saved
+	// another 15-20% at 64, 128 and 192 octets but cost text that is not
+	// ASCII a load and a taken jump per block (7-12% at 64-256 octets of
+	// Latin text), so the pairs start after one ASCII block.
+	VPSUBUSB incompleteT<>+32(SB), Y0, Y6
+	VPTEST   Y6, Y6
+	JNZ      failed
+	ADDQ     $32, DX
+
+run:
+	LEAQ      64(DX), CX
+	CMPQ      CX, BX
+	JA        runEnd
+	VMOVDQU   (SI)(DX*1), Y1
+	VPOR      32(SI)(DX*1), Y1, Y2
+	VPMOVMSKB Y2, R8
+	TESTL     R8, R8
+	JNZ       runEnd
+	ADDQ      $64, DX
+	JMP       run
+
+runEnd:
+	VPXOR Y0, Y0, Y0 // the block before is ASCII: as good as zeros
+	JMP   next
+
+full:
+	READY256(fullReady)
+	CHECK256(Y1, Y0)
+	VPXOR   Y5, Y6, Y6
 	VPTEST  Y6, Y6
 	JNZ     failed
 	VMOVDQA Y1, Y0
 	ADDQ    $32, DX
-	LEAQ    32(DX), CX
-	CMPQ    CX, BX
-	JBE     loop
+
+next:
+	LEAQ 32(DX), CX
+	CMPQ CX, BX
+	JBE  loop
 
 	// The r = n-i < 32 octets left, if any, in p[n-32:n]. If that
 	// block is all ASCII and r <= 29, no octet kept can be flagged (the
