@@ -179,7 +179,9 @@ func (v *Validator) fail(n int) (int, error) {
 // Unmask XORs b in place with the masking key from key octet pos&3, as
 // optimized/websocket.Mask does (any int pos), and validates the unmasked
 // octets as Write would, in one pass: each block is loaded, unmasked,
-// stored and checked while in a register. It returns Mask's next position,
+// stored and checked while in a register (under 16 octets, a text that is
+// not ASCII is checked by the automaton over the octets just stored). It
+// returns Mask's next position,
 // (pos+len(b))&3, and Write's n and err. All of b is unmasked even when
 // the text is, or already was, invalid. Unmask does not retain b.
 func (v *Validator) Unmask(b []byte, key [4]byte, pos int) (next, n int, err error) {
