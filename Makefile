@@ -75,13 +75,17 @@ bench-sweep:
 # The small-size region of the sweeps (issue 31): every size up to
 # SMALLMAX octets of each pair in SMALLS, SMALLCOUNT rounds of one sample
 # each, every pair once per round, so that a burst of load from the other
-# tenants lands on one sample of each point and the rounds interleave;
-# about 2.5 minutes a round on a 2 GHz Zen 1 core. One test binary, built once (linked as
-# bench-sweep's), runs every round. Raw output, benchstat table and CSV per
+# tenants lands on one sample of each point and the rounds interleave.
+# A sample is SMALLTIME, a fixed 10000 iterations (3 µs to 1 ms here):
+# with the host's load average at 10-18, samples of 5 ms were nearly all
+# preempted, 2-4x too slow and ±50-100% wide, while most samples this
+# short run between two preemptions. About 1.7 minutes a round on a 2 GHz
+# Zen 1 core. One test binary, built once (linked as bench-sweep's), runs
+# every round. Raw output, benchstat table and CSV per
 # pair in $(PERFDIR)/small-<pair>.*; the plots and the summary then take
 # these points in place of the whole sweep's (bench/cmd/plot).
-SMALLCOUNT ?= 10
-SMALLTIME  ?= 5ms
+SMALLCOUNT ?= 20
+SMALLTIME  ?= 10000x
 SMALLMAX   ?= 257
 SMALLS     ?= Checksum Mask Varint AppendVarint UTF8 Unmask UnmaskCopy
 bench-small:

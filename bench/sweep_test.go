@@ -22,7 +22,7 @@ package bench
 // region alone in ten or more interleaved rounds (and `make bench-sweep
 // SWEEPMIN=258` the rest):
 //
-//	go test -c -o bench.test && ./bench.test -test.run '^$' -test.bench '^BenchmarkSweepMask$' -test.benchtime 5ms -sweep.max 257
+//	go test -c -o bench.test && ./bench.test -test.run '^$' -test.bench '^BenchmarkSweepMask$' -test.benchtime 10000x -sweep.max 257
 //
 // Every benchmark name is Sweep<Pair>/<coordinates>/impl=<name>, so that
 // benchstat -col /impl puts the implementations side by side, one row per
