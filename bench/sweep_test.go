@@ -14,13 +14,25 @@ package bench
 // The whole sweep is about 19,000 benchmark runs: about 11 minutes at
 // -benchtime 20ms.
 //
+// The small-size region (every length up to 257 octets, issue 31) needs
+// more samples than the whole grid can afford: a point of a few
+// nanoseconds moves by 10-50% between single samples on the shared
+// machine. The test flags -sweep.max and -sweep.min limit every sweep to
+// the sizes up to and from them, so that `make bench-small` can run that
+// region alone in ten or more interleaved rounds (and `make bench-sweep
+// SWEEPMIN=258` the rest):
+//
+//	go test -c -o bench.test && ./bench.test -test.run '^$' -test.bench '^BenchmarkSweepMask$' -test.benchtime 10000x -sweep.max 257
+//
 // Every benchmark name is Sweep<Pair>/<coordinates>/impl=<name>, so that
 // benchstat -col /impl puts the implementations side by side, one row per
 // point of the grid. Each loop calls the function directly, as an
 // application would, and b.Loop keeps every call and its result alive.
 
 import (
+	"flag"
 	"fmt"
+	"math/bits"
 	"testing"
 	"unsafe"
 
@@ -32,17 +44,31 @@ import (
 	gvisorchecksum "gvisor.dev/gvisor/pkg/tcpip/checksum"
 )
 
+// sweepMin and sweepMax are the -sweep.min and -sweep.max flags: when
+// positive, the sweeps measure only the sizes from sweepMin and up to
+// sweepMax (see the top of this file).
+var (
+	sweepMin = flag.Int("sweep.min", 0, "measure only sweep sizes from `n` octets (0: every size)")
+	sweepMax = flag.Int("sweep.max", 0, "measure only sweep sizes up to `n` octets (0: every size)")
+)
+
 // sweepSizes returns every length from 1 to 256, then each power of two
 // from 512 to 4 MiB with its neighbours 2^k-1 and 2^k+1: the lengths where
-// a kernel changes block count, dispatch threshold or cache level.
+// a kernel changes block count, dispatch threshold or cache level. With
+// -sweep.min or -sweep.max, only those between them.
 func sweepSizes() []int {
-	var sizes []int
-	for n := 1; n <= 256; n++ {
-		sizes = append(sizes, n)
+	all := make([]int, 0, 300)
+	for n := 1; n <= 257; n++ {
+		all = append(all, n)
 	}
-	sizes = append(sizes, 257)
 	for n := 512; n <= 4<<20; n *= 2 {
-		sizes = append(sizes, n-1, n, n+1)
+		all = append(all, n-1, n, n+1)
+	}
+	var sizes []int
+	for _, n := range all {
+		if n >= *sweepMin && (*sweepMax <= 0 || n <= *sweepMax) {
+			sizes = append(sizes, n)
+		}
 	}
 	return sizes
 }
@@ -111,7 +137,10 @@ func benchGvisor(in []byte) func(*testing.B) {
 // BenchmarkSweepMask compares websocket.Mask with gobwas/ws.Cipher, both in
 // place, and with copy() between two buffers of the same size and
 // alignment (the bandwidth proxy: masking reads and writes every byte
-// once), at every sweep size and alignment.
+// once), at every sweep size and alignment. Below 16 octets it also
+// compares Mask with the byte loops gorilla/websocket and coder/websocket
+// run at those lengths (maskBytewise, maskRotating): 1 to 4 octets are
+// most of a chat's frames.
 func BenchmarkSweepMask(b *testing.B) {
 	key := [4]byte{0x37, 0xfa, 0x21, 0x3d}
 	for _, align := range sweepAligns {
@@ -123,6 +152,64 @@ func BenchmarkSweepMask(b *testing.B) {
 			b.Run(name+"/impl=equivcheck", benchMask(in, key))
 			b.Run(name+"/impl=gobwas", benchCipher(in, key))
 			b.Run(name+"/impl=copy", benchCopy(in, from))
+			if size < 16 {
+				b.Run(name+"/impl=bytewise", benchBytewise(in, key))
+				b.Run(name+"/impl=rotating", benchRotating(in, key))
+			}
+		}
+	}
+}
+
+// maskBytewise masks b in place one octet at a time, the key octet chosen
+// by the position: the loop gorilla/websocket's maskBytes runs for
+// payloads shorter than two words (16 octets on 64-bit machines), written
+// here after its description, as a yardstick. It is plain Go that the
+// compiler may inline into the caller, which the library's function, with
+// its word loop, is not.
+func maskBytewise(b []byte, key [4]byte, pos int) int {
+	for i := range b {
+		b[i] ^= key[pos&3]
+		pos++
+	}
+	return pos & 3
+}
+
+// maskRotating masks b in place one octet at a time with the key as a
+// little-endian word, rotated by one octet after each: the loop
+// coder/websocket's mask runs for payloads shorter than 8 octets and for
+// the tail of longer ones, written here as a yardstick like maskBytewise.
+// It returns the key word for the next octet.
+func maskRotating(b []byte, key uint32) uint32 {
+	for i := range b {
+		b[i] ^= byte(key)
+		key = bits.RotateLeft32(key, -8)
+	}
+	return key
+}
+
+// benchBytewise measures maskBytewise on in, in place, as benchMask does.
+//
+//go:noinline
+func benchBytewise(in []byte, key [4]byte) func(*testing.B) {
+	return func(b *testing.B) {
+		b.SetBytes(int64(len(in)))
+		pos := 0
+		for b.Loop() {
+			pos = maskBytewise(in, key, pos)
+		}
+	}
+}
+
+// benchRotating measures maskRotating on in, in place, the key word
+// carried from each call to the next as the position is in benchMask.
+//
+//go:noinline
+func benchRotating(in []byte, key [4]byte) func(*testing.B) {
+	return func(b *testing.B) {
+		b.SetBytes(int64(len(in)))
+		k := uint32(key[0]) | uint32(key[1])<<8 | uint32(key[2])<<16 | uint32(key[3])<<24
+		for b.Loop() {
+			k = maskRotating(in, k)
 		}
 	}
 }
@@ -198,14 +285,17 @@ func benchCopy(dst, src []byte) func(*testing.B) {
 // each encoding length followed by 0 to 8 more bytes, the last of them at
 // the very end of its array (capacity equal to length), as the last
 // frame's length field of a packet is: tail=0 is a varint that ends the
-// buffer, tail=8 one with a full word after it.
+// buffer, tail=8 one with a full word after it. The buffer starts at a
+// 64-byte boundary (align=0) or one byte past it.
 func BenchmarkSweepVarint(b *testing.B) {
 	for _, c := range varintCases {
-		for tail := 0; tail <= 8; tail++ {
-			in := varintBuf(c.hex + "0102030405060708"[:2*tail])
-			name := fmt.Sprintf("%s/tail=%d", c.name, tail)
-			b.Run(name+"/impl=equivcheck", benchParseVarint(in))
-			b.Run(name+"/impl=quicgo", benchQuicvarint(in))
+		for _, align := range sweepAligns {
+			for tail := 0; tail <= 8; tail++ {
+				in := varintBufAt(c.hex+"0102030405060708"[:2*tail], align)
+				name := fmt.Sprintf("%s/align=%d/tail=%d", c.name, align, tail)
+				b.Run(name+"/impl=equivcheck", benchParseVarint(in))
+				b.Run(name+"/impl=quicgo", benchQuicvarint(in))
+			}
 		}
 	}
 }
@@ -215,10 +305,63 @@ func BenchmarkSweepVarint(b *testing.B) {
 // last frame's length field of a packet ends it: inputs of 1 to 4 bytes
 // from the tiny allocator made the time depend on their address.
 func varintBuf(hex string) []byte {
+	return varintBufAt(hex, 0)
+}
+
+// varintBufAt is varintBuf with the bytes align bytes past the boundary.
+func varintBufAt(hex string, align int) []byte {
 	raw := unhex(hex)
-	in := sweepBuf(len(raw), 0)
+	in := sweepBuf(len(raw), align)
 	copy(in, raw)
 	return in
+}
+
+// appendValues are RFC 9000 Appendix A.1's values, one for each encoded
+// length (1, 2, 4, 8).
+var appendValues = []uint64{37, 15293, 494878333, 151288809941952652}
+
+// BenchmarkSweepAppendVarint compares quic.AppendVarint with
+// quicvarint.Append, each appending a value of every encoded length to an
+// empty slice with room for it that starts at a 64-byte boundary or one
+// byte past it.
+func BenchmarkSweepAppendVarint(b *testing.B) {
+	for _, v := range appendValues {
+		for _, align := range sweepAligns {
+			buf := sweepBuf(16, align)[:0]
+			name := fmt.Sprintf("len=%d/align=%d", quic.VarintLen(v), align)
+			b.Run(name+"/impl=equivcheck", benchAppendVarint(buf, v))
+			b.Run(name+"/impl=quicgo", benchQuicAppend(buf, v))
+		}
+	}
+}
+
+// benchAppendVarint measures quic.AppendVarint(buf, v), inlined into the
+// loop.
+//
+//go:noinline
+func benchAppendVarint(buf []byte, v uint64) func(*testing.B) {
+	return func(b *testing.B) {
+		b.ReportAllocs()
+		var out []byte
+		for b.Loop() {
+			out = quic.AppendVarint(buf, v)
+		}
+		sinkByte = out[0]
+	}
+}
+
+// benchQuicAppend measures quic-go's quicvarint.Append(buf, v).
+//
+//go:noinline
+func benchQuicAppend(buf []byte, v uint64) func(*testing.B) {
+	return func(b *testing.B) {
+		b.ReportAllocs()
+		var out []byte
+		for b.Loop() {
+			out = quicvarint.Append(buf, v)
+		}
+		sinkByte = out[0]
+	}
 }
 
 // benchParseVarint measures quic.ParseVarint(in), inlined into the loop.
@@ -329,33 +472,70 @@ func utf8SweepSizes() []int {
 
 // BenchmarkSweepUTF8 compares utf8valid.Valid with unicode/utf8.Valid and
 // segmentio/asm/utf8.Valid for every class of text of utf8valid_test.go at
-// every size, each benchmark cycling through its texts (utf8Texts).
+// every size, each benchmark cycling through its texts (utf8Texts), which
+// start at a 64-octet boundary (align=0) or one octet past it.
 func BenchmarkSweepUTF8(b *testing.B) {
 	for _, class := range utf8ClassNames {
-		for _, size := range utf8SweepSizes() {
-			texts := utf8Texts(class, size)
-			name := fmt.Sprintf("class=%s/size=%d", class, size)
-			b.Run(name+"/impl=equivcheck", benchUTF8Valid(texts))
-			b.Run(name+"/impl=stdlib", benchStdlibValid(texts))
-			b.Run(name+"/impl=segmentio", benchSegmentioValid(texts))
+		for _, align := range sweepAligns {
+			for _, size := range utf8SweepSizes() {
+				texts := utf8TextsAt(class, size, align)
+				name := fmt.Sprintf("class=%s/align=%d/size=%d", class, align, size)
+				b.Run(name+"/impl=equivcheck", benchUTF8Valid(texts))
+				b.Run(name+"/impl=stdlib", benchStdlibValid(texts))
+				b.Run(name+"/impl=segmentio", benchSegmentioValid(texts))
+			}
 		}
 	}
 }
 
+// unmaskClasses are the classes of the fused sweeps: ASCII, one class
+// of only non-ASCII characters (Latin, 2 octets each) and mixed text.
+var unmaskClasses = []string{"ascii", "latin", "mixed"}
+
+// unmaskSweepSizes returns the sweep sizes up to 64 KiB + 1.
+func unmaskSweepSizes() []int {
+	var sizes []int
+	for _, n := range utf8SweepSizes() {
+		if n <= 64<<10+1 {
+			sizes = append(sizes, n)
+		}
+	}
+	return sizes
+}
+
 // BenchmarkSweepUnmask compares a Validator's Unmask (the fused path) with
-// websocket.Mask followed by utf8valid.Valid, for mixed text and ASCII at
-// every size up to 64 KiB + 1, each cycling through its texts with
-// fusedKey (see utf8Classes).
+// websocket.Mask followed by utf8valid.Valid at every size up to 64 KiB +
+// 1, each cycling through its texts in place with fusedKey (see
+// utf8Classes), at a 64-octet boundary and one octet past it.
 func BenchmarkSweepUnmask(b *testing.B) {
-	for _, class := range []string{"ascii", "mixed"} {
-		for _, size := range utf8SweepSizes() {
-			if size > 64<<10+1 {
-				break
+	for _, class := range unmaskClasses {
+		for _, align := range sweepAligns {
+			for _, size := range unmaskSweepSizes() {
+				texts := utf8TextsAt(class, size, align)
+				name := fmt.Sprintf("class=%s/align=%d/size=%d", class, align, size)
+				b.Run(name+"/impl=equivcheck", benchUnmask(texts))
+				b.Run(name+"/impl=mask+valid", benchMaskValid(texts))
 			}
-			texts := utf8Texts(class, size)
-			name := fmt.Sprintf("class=%s/size=%d", class, size)
-			b.Run(name+"/impl=equivcheck", benchUnmask(texts))
-			b.Run(name+"/impl=mask+valid", benchMaskValid(texts))
+		}
+	}
+}
+
+// BenchmarkSweepUnmaskCopy is BenchmarkSweepUnmask on a frame copied into
+// the buffer right before the call, as a reader's Read puts it there:
+// each iteration copies the next text into one buffer (at a 64-octet
+// boundary or one past it), then unmasks and validates the buffer, so
+// the fused path's loads meet octets stored just before. Both sides pay
+// the same copy.
+func BenchmarkSweepUnmaskCopy(b *testing.B) {
+	for _, class := range unmaskClasses {
+		for _, align := range sweepAligns {
+			for _, size := range unmaskSweepSizes() {
+				texts := utf8Texts(class, size)
+				buf := wsAlignedBuf(size, align)
+				name := fmt.Sprintf("class=%s/align=%d/size=%d", class, align, size)
+				b.Run(name+"/impl=equivcheck", benchUnmaskCopy(buf, texts))
+				b.Run(name+"/impl=mask+valid", benchMaskValidCopy(buf, texts))
+			}
 		}
 	}
 }

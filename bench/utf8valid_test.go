@@ -46,6 +46,12 @@ var utf8ClassNames = []string{"ascii", "latin", "cjk", "emoji", "mixed"}
 // utf8Texts returns the texts a benchmark of size octets of class cycles
 // through, each 64-octet aligned; their number is a power of two.
 func utf8Texts(class string, size int) [][]byte {
+	return utf8TextsAt(class, size, 0)
+}
+
+// utf8TextsAt is utf8Texts with each text align octets past a 64-octet
+// boundary; the texts are the same whatever align is.
+func utf8TextsAt(class string, size, align int) [][]byte {
 	r := rand.New(rand.NewPCG(uint64(size), uint64(len(class))))
 	count := 1
 	for count < 64 && 2*count*size <= 32<<10 {
@@ -53,7 +59,7 @@ func utf8Texts(class string, size int) [][]byte {
 	}
 	texts := make([][]byte, count)
 	for i := range texts {
-		texts[i] = utf8Text(r, class, size)
+		texts[i] = utf8TextAt(r, class, size, align)
 	}
 	return texts
 }
@@ -63,8 +69,13 @@ func utf8Texts(class string, size int) [][]byte {
 // character would not fit, ASCII fills the rest (so a text of 1 octet is
 // ASCII in every class).
 func utf8Text(r *rand.Rand, class string, size int) []byte {
+	return utf8TextAt(r, class, size, 0)
+}
+
+// utf8TextAt is utf8Text with the text align octets past the boundary.
+func utf8TextAt(r *rand.Rand, class string, size, align int) []byte {
 	chars := utf8Classes[class]
-	b := wsAlignedBuf(size, 0)[:0]
+	b := wsAlignedBuf(size, align)[:0]
 	for len(b) < size {
 		c := chars[r.IntN(len(chars))]
 		if len(b)+len(c) > size {
@@ -256,6 +267,47 @@ func benchUnmask(texts [][]byte) func(*testing.B) {
 		}
 		if err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// benchUnmaskCopy measures what benchUnmask does on buf, after copying
+// the next text into it.
+//
+//go:noinline
+func benchUnmaskCopy(buf []byte, texts [][]byte) func(*testing.B) {
+	return func(b *testing.B) {
+		b.SetBytes(int64(len(buf)))
+		m := len(texts) - 1
+		var v utf8valid.Validator
+		var err error
+		for i := 0; b.Loop(); i++ {
+			copy(buf, texts[i&m])
+			v.Reset()
+			_, _, err = v.Unmask(buf, fusedKey, 0)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchMaskValidCopy measures what benchMaskValid does on buf, after
+// copying the next text into it.
+//
+//go:noinline
+func benchMaskValidCopy(buf []byte, texts [][]byte) func(*testing.B) {
+	return func(b *testing.B) {
+		b.SetBytes(int64(len(buf)))
+		m := len(texts) - 1
+		ok := true
+		for i := 0; b.Loop(); i++ {
+			copy(buf, texts[i&m])
+			websocket.Mask(buf, fusedKey, 0)
+			ok = ok && utf8valid.Valid(buf)
+		}
+		if !ok {
+			b.Fatal("mask+valid found the text invalid")
 		}
 	}
 }

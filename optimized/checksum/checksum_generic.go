@@ -29,38 +29,46 @@ func sumGeneric(b []byte, initial uint16) uint16 {
 	blocks, tail := b[:len(b)&^63], b[len(b)&^63:]
 	for len(blocks) != 0 {
 		n := min(len(blocks), maxChunk) &^ 63
-		chunk := blocks[:n]
+		acc = addEAC(acc, sumBlocks(blocks[:n]))
 		blocks = blocks[n:]
-		var a0, a1, a2, a3 uint64
-		for len(chunk) >= 64 {
-			// Sixteen 32-bit words at offsets that are multiples of 4, so
-			// each contributes its integer value (2^16 ≡ 1 mod 0xFFFF).
-			a0 += uint64(binary.LittleEndian.Uint32(chunk[0:4]))
-			a1 += uint64(binary.LittleEndian.Uint32(chunk[4:8]))
-			a2 += uint64(binary.LittleEndian.Uint32(chunk[8:12]))
-			a3 += uint64(binary.LittleEndian.Uint32(chunk[12:16]))
-			a0 += uint64(binary.LittleEndian.Uint32(chunk[16:20]))
-			a1 += uint64(binary.LittleEndian.Uint32(chunk[20:24]))
-			a2 += uint64(binary.LittleEndian.Uint32(chunk[24:28]))
-			a3 += uint64(binary.LittleEndian.Uint32(chunk[28:32]))
-			a0 += uint64(binary.LittleEndian.Uint32(chunk[32:36]))
-			a1 += uint64(binary.LittleEndian.Uint32(chunk[36:40]))
-			a2 += uint64(binary.LittleEndian.Uint32(chunk[40:44]))
-			a3 += uint64(binary.LittleEndian.Uint32(chunk[44:48]))
-			a0 += uint64(binary.LittleEndian.Uint32(chunk[48:52]))
-			a1 += uint64(binary.LittleEndian.Uint32(chunk[52:56]))
-			a2 += uint64(binary.LittleEndian.Uint32(chunk[56:60]))
-			a3 += uint64(binary.LittleEndian.Uint32(chunk[60:64]))
-			chunk = chunk[64:]
-		}
-		// a0+a1+a2+a3 < 2^60 (see maxChunk); the end-around carry keeps
-		// the running total exact mod 0xFFFF across any number of chunks.
-		acc = addEAC(acc, a0+a1+a2+a3)
 	}
 	// Fewer than 64 bytes remain, at an even offset. sumTail sums them
 	// here, not Sum: the variant never goes through dispatch, so a bug in
 	// its tail shows in this variant.
 	return swap16(fold64(addEAC(acc, sumTail(tail))))
+}
+
+// sumBlocks returns the sum of the little-endian 32-bit words of the whole
+// 64-byte blocks of p, below 2^60 for len(p) <= maxChunk (see maxChunk),
+// ≡ the sum of their 16-bit words (mod 0xFFFF) and zero only if they are
+// all zero. It is sumGeneric's loop, and Sum's for its medium inputs.
+func sumBlocks(p []byte) uint64 {
+	var a0, a1, a2, a3 uint64
+	for len(p) >= 64 {
+		// Sixteen 32-bit words at offsets that are multiples of 4, so
+		// each contributes its integer value (2^16 ≡ 1 mod 0xFFFF).
+		a0 += uint64(binary.LittleEndian.Uint32(p[0:4]))
+		a1 += uint64(binary.LittleEndian.Uint32(p[4:8]))
+		a2 += uint64(binary.LittleEndian.Uint32(p[8:12]))
+		a3 += uint64(binary.LittleEndian.Uint32(p[12:16]))
+		a0 += uint64(binary.LittleEndian.Uint32(p[16:20]))
+		a1 += uint64(binary.LittleEndian.Uint32(p[20:24]))
+		a2 += uint64(binary.LittleEndian.Uint32(p[24:28]))
+		a3 += uint64(binary.LittleEndian.Uint32(p[28:32]))
+		a0 += uint64(binary.LittleEndian.Uint32(p[32:36]))
+		a1 += uint64(binary.LittleEndian.Uint32(p[36:40]))
+		a2 += uint64(binary.LittleEndian.Uint32(p[40:44]))
+		a3 += uint64(binary.LittleEndian.Uint32(p[44:48]))
+		a0 += uint64(binary.LittleEndian.Uint32(p[48:52]))
+		a1 += uint64(binary.LittleEndian.Uint32(p[52:56]))
+		a2 += uint64(binary.LittleEndian.Uint32(p[56:60]))
+		a3 += uint64(binary.LittleEndian.Uint32(p[60:64]))
+		p = p[64:]
+	}
+	// a0+a1+a2+a3 < 2^60 (see maxChunk); sumGeneric's end-around carry
+	// keeps its running total exact mod 0xFFFF across any number of
+	// ps.
+	return a0 + a1 + a2 + a3
 }
 
 // sumTail returns the sum of the little-endian 32-bit words of b (a last

@@ -62,6 +62,9 @@ const (
 // no sequence cut short at the end. It works like
 // reference/utf8valid.Valid, with the best kernel of this CPU.
 func Valid(b []byte) bool {
+	if len(b) < 2 {
+		return len(b) == 0 || b[0] < 0x80
+	}
 	return valid(best, b)
 }
 
@@ -98,10 +101,13 @@ const stKnown = 0x80
 // test of the flags) that no short text avoids, while the automaton takes
 // a cycle or two per octet: 1-octet Writes, as a server that reads a frame
 // octet by octet makes, take one step instead of a call into assembly
-// (4.4 ns per octet, BenchmarkUTF8Stream/write=1 in bench/). Unmask has no
-// such path: unmasking the octets one at a time cost more than the
-// kernel's one masked block at every length measured (1 to 7 octets: 11 to
-// 21 ns against 8.5 in one run).
+// (4.4 ns per octet, BenchmarkUTF8Stream/write=1 in bench/). Unmask under
+// smallWrite octets unmasks with one or two loads and stores in Go
+// (unmaskShort), tests the unmasked words for ASCII from the registers, and
+// runs the automaton only over text that is not ASCII: a Zen 1 core took
+// 28-33 ns for 1 to 15 octets through the AVX2 kernel, whose short block
+// goes through a buffer on the stack, against 11-20 for Mask then Valid
+// (SweepUnmask in bench/).
 const smallWrite = 16
 
 // state returns the automaton's state after ctx.
@@ -173,7 +179,9 @@ func (v *Validator) fail(n int) (int, error) {
 // Unmask XORs b in place with the masking key from key octet pos&3, as
 // optimized/websocket.Mask does (any int pos), and validates the unmasked
 // octets as Write would, in one pass: each block is loaded, unmasked,
-// stored and checked while in a register. It returns Mask's next position,
+// stored and checked while in a register (under 16 octets, a text that is
+// not ASCII is checked by the automaton over the octets just stored). It
+// returns Mask's next position,
 // (pos+len(b))&3, and Write's n and err. All of b is unmasked even when
 // the text is, or already was, invalid. Unmask does not retain b.
 func (v *Validator) Unmask(b []byte, key [4]byte, pos int) (next, n int, err error) {
@@ -186,6 +194,19 @@ func (v *Validator) Unmask(b []byte, key [4]byte, pos int) (next, n int, err err
 		// Nothing is left to check: only unmask.
 		maskRest(b, uint64(k)*(1<<32|1))
 		return next, 0, ErrInvalid
+	case len(b) < smallWrite:
+		// ASCII after a boundary needs no automaton; anything else runs
+		// it as Write does, over the octets just stored.
+		x := unmaskShort(b, k)
+		s0 := v.state()
+		s := s0
+		if x&ascii8 != 0 || s0&63 != sAccept {
+			if s = run(s0, b); s&63 == sError {
+				n, err = v.fail(firstError(s0, b, 0))
+				return next, n, err
+			}
+		}
+		v.st = uint8(s&63) | stKnown
 	case kn == kernelGeneric:
 		var s uint64
 		if n, s = unmaskGeneric(v.state(), b, k); n < len(b) {
@@ -222,7 +243,10 @@ func (v *Validator) Close() error {
 
 // Reset makes v ready for a new text, with the same kernel.
 func (v *Validator) Reset() {
-	*v = Validator{k: v.k}
+	// The state of a boundary is known: the first Write or Unmask need
+	// not work it out from ctx (stateOf), which took about 4 ns of a
+	// 1-octet Unmask after Reset.
+	*v = Validator{k: v.k, st: stKnown | sAccept}
 }
 
 // Offset returns the number of octets accepted so far: after a failure,

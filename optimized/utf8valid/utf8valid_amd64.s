@@ -497,23 +497,23 @@ done:
 	VZEROUPPER
 	RET
 
-// SETUP256 loads the constants of CHECK256 into Y9-Y15 (clobbers R8).
+// The octet constants of CHECK256, one 32-bit word each, which SETUP256
+// broadcasts with one load each.
+DATA const0f<>+0x00(SB)/4, $0x0f0f0f0f
+DATA const0f<>+0x04(SB)/4, $0x60606060
+DATA const0f<>+0x08(SB)/4, $0x70707070
+DATA const0f<>+0x0c(SB)/4, $0x80808080
+GLOBL const0f<>(SB), RODATA|NOPTR, $16
+
+// SETUP256 loads the constants of CHECK256 into Y9-Y15 (see READY256).
 #define SETUP256 \
-	MOVL           $0x0f0f0f0f, R8;     \
-	MOVQ           R8, X15;             \
-	VPBROADCASTD   X15, Y15; /* Y15 = 0x0f */ \
+	VPBROADCASTD   const0f<>+0x00(SB), Y15; /* Y15 = 0x0f */ \
 	VBROADCASTI128 ·lookup+0(SB), Y14; /* lookup[0], by p1>>4 */ \
 	VBROADCASTI128 ·lookup+16(SB), Y13; /* lookup[1], by p1&15 */ \
 	VBROADCASTI128 ·lookup+32(SB), Y12; /* lookup[2], by c>>4 */ \
-	MOVL           $0x60606060, R8;     \
-	MOVQ           R8, X11;             \
-	VPBROADCASTD   X11, Y11; /* Y11 = 0x60 */ \
-	MOVL           $0x70707070, R8;     \
-	MOVQ           R8, X10;             \
-	VPBROADCASTD   X10, Y10; /* Y10 = 0x70 */ \
-	MOVL           $0x80808080, R8;     \
-	MOVQ           R8, X9;              \
-	VPBROADCASTD   X9, Y9  /* Y9 = 0x80 */
+	VPBROADCASTD   const0f<>+0x04(SB), Y11; /* Y11 = 0x60 */ \
+	VPBROADCASTD   const0f<>+0x08(SB), Y10; /* Y10 = 0x70 */ \
+	VPBROADCASTD   const0f<>+0x0c(SB), Y9  /* Y9 = 0x80 */
 
 // CHECK256 sets Y6 = special and Y5 = must for the block cur after the
 // block prev, as CHECK512 (clobbers Y3-Y8): an octet is flagged where they
@@ -538,6 +538,16 @@ done:
 	VPOR       Y7, Y5, Y5;           \
 	VPAND      Y9, Y5, Y5  /* Y5 = must */
 
+// READY256 loads the constants of CHECK256 unless R13 says they are
+// loaded: as in the AVX-512 kernels, a text of only ASCII needs none of
+// them (each TEXT expands it once per label suffix).
+#define READY256(label) \
+	TESTL R13, R13; \
+	JNZ   label;    \
+	SETUP256;       \
+	MOVL  $1, R13;  \
+label:
+
 // BLOCK256 sets Y6 to a value that is zero exactly where the octets of
 // the block in Y1, after the block in Y0, are not flagged, by one of two
 // ways (each TEXT expands it once).
@@ -548,21 +558,82 @@ done:
 	VPSUBUSB  incompleteT<>+32(SB), Y0, Y6; /* all ASCII: Y6 = Y0 -sat incompleteT */ \
 	JMP       checked;                         \
 full:                                              \
+	READY256(fullReady);                       \
 	CHECK256(Y1, Y0);                          \
 	VPXOR     Y5, Y6, Y6;                      \
 checked:
 
-// LASTFLAGS256 sets R8 to the flagged octets among the first CX octets of
-// the block in Y1 after the block in Y0, one bit each.
-#define LASTFLAGS256 \
+// FLAGS256 sets R8 to the flagged octets of the block in Y1 after the
+// block in Y0, one bit each.
+#define FLAGS256 \
 	CHECK256(Y1, Y0);        \
 	VPCMPEQB  Y5, Y6, Y6; /* 0xff where not flagged */ \
 	VPMOVMSKB Y6, R8;        \
-	NOTL      R8;            \
-	MOVL      $1, R10;       \
-	SHLL      CX, R10;       \
-	DECL      R10;           \
-	ANDL      R10, R8
+	NOTL      R8
+
+// LASTFLAGS256 sets R8 to the flagged octets among the first CX octets of
+// the block in Y1 after the block in Y0, one bit each.
+#define LASTFLAGS256 \
+	FLAGS256;          \
+	MOVL $1, R10;      \
+	SHLL CX, R10;      \
+	DECL R10;          \
+	ANDL R10, R8
+
+// A text of n >= 32 octets whose length is not a multiple of 32 ends with
+// r = n mod 32 octets after its last whole block. Copied to a buffer (as
+// texts under 16 octets still are, below), they cost a Zen 1 core 12-15 ns
+// more than a whole block: the buffer's 32-octet load waits until the
+// narrower stores that filled it have reached the cache, since no single
+// store holds all its octets (SweepUTF8 in bench/: 17, 31, 33 and 63 octets
+// 28-34 ns against 14.6-15.5 at 32 and 64). The kernels instead check the
+// last 32 octets of the text, p[n-32:n], a block that overlaps the one
+// before by 32-r octets, and keep only the flags of its last r octets
+// (TAILFLAGS256). An octet's flag depends on the three octets before it,
+// which lie inside the block for every octet kept when r <= 29; for r = 30
+// and 31 the first kept octet needs octets before p[n-32], which the block
+// before holds at r-3..r-1, shifted up to 29..31 here.
+//
+// TAILFLAGS256 sets R8 to the flagged octets among the last CX = r octets
+// (1 <= r <= 31) of the block in Y1, p[n-32:n], whose whole block before,
+// p[i-32:i] with i = n-r, is in Y0 (clobbers CX, R10 and Y0).
+#define TAILFLAGS256 \
+	CMPQ    CX, $30;              \
+	JB      tailPrev;             \
+	JEQ     tail30;               \
+	VPSLLDQ $1, Y0, Y0; /* r = 31: octets 28..30 to 29..31 */ \
+	JMP     tailPrev;             \
+tail30:                               \
+	VPSLLDQ $2, Y0, Y0; /* r = 30: octets 27..29 to 29..31 */ \
+tailPrev:                             \
+	FLAGS256;                     \
+	NEGL    CX;                   \
+	ADDL    $32, CX;              \
+	MOVL    $-1, R10;             \
+	SHLL    CX, R10; /* the last r octets */ \
+	ANDL    R10, R8
+
+// shiftT: the 16 octets at shiftT+48-n, for 16 <= n < 32, are the VPSHUFB
+// control that moves octets 32-n..15 of p[n-16:n] to 0..n-17 and zeros
+// the rest: together with p[0:16], the n octets of p followed by zeros.
+DATA shiftT<>+0x00(SB)/8, $0x8080808080808080
+DATA shiftT<>+0x08(SB)/8, $0x8080808080808080
+DATA shiftT<>+0x10(SB)/8, $0x0706050403020100
+DATA shiftT<>+0x18(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shiftT<>+0x20(SB)/8, $0x8080808080808080
+DATA shiftT<>+0x28(SB)/8, $0x8080808080808080
+GLOBL shiftT<>(SB), RODATA|NOPTR, $48
+
+// HALVES256 sets Y1 to the n = BX octets of p (16 <= n < 32) at SI,
+// followed by zeros, from the octets loaded in X1 = p[0:16] and
+// X4 = p[n-16:n] (clobbers R8, X4 and X5). No octet outside p is read, and
+// no store comes between: a text of 16 to 31 octets needs no buffer.
+#define HALVES256 \
+	LEAQ        shiftT<>(SB), R8; \
+	SUBQ        BX, R8;           \
+	VMOVDQU     48(R8), X5;       \
+	VPSHUFB     X5, X4, X4;       \
+	VINSERTI128 $1, X4, Y1, Y1
 
 // copyShort<> copies CX octets, 1 to 31, from (R10) to (R11) with moves
 // that overlap but never reach outside the CX octets of either side
@@ -611,49 +682,129 @@ under2:
 // func scanAVX2(p []byte, ctx uint32, _ kernel) int
 // Requires: AVX2
 //
-// scanAVX2 is scanAVX512 with blocks of 32 octets; the last, shorter one
-// is copied to a zeroed buffer on the stack (32 octets at (SP)).
+// scanAVX2 is scanAVX512 with blocks of 32 octets. The octets after the
+// last whole block are checked in the last 32 octets of p (TAILFLAGS256);
+// a text of 16 to 31 octets is loaded in two halves (HALVES256), and one
+// of 1 to 15 octets (which Valid and Write check in Go, and only direct
+// calls bring here) is copied to a zeroed buffer on the stack (32 octets
+// at (SP)).
 TEXT ·scanAVX2(SB), NOSPLIT, $32-40
 	MOVQ  p_base+0(FP), SI
 	MOVQ  p_len+8(FP), BX
 	MOVL  ctx+24(FP), AX
 	XORL  DX, DX           // i := 0
+	XORL  R13, R13         // the constants are not loaded
 	TESTQ BX, BX
 	JZ    passed
-	SETUP256
 
 	// Y0 = the block before p: ctx's three octets in octets 29..31.
 	SHLL         $8, AX
 	MOVQ         AX, X0
 	VPBROADCASTD X0, Y0
 	CMPQ         BX, $32
-	JB           last
+	JB           short
 
 loop:
 	// for ; i+32 <= n; i += 32: block p[i:i+32] in Y1.
-	VMOVDQU (SI)(DX*1), Y1
-	BLOCK256
+	VMOVDQU   (SI)(DX*1), Y1
+	VPMOVMSKB Y1, R8
+	TESTL     R8, R8
+	JNZ       full
+
+	// An ASCII block: flagged only if the block before ends inside a
+	// UTF8-char. Then, while pairs of blocks are ASCII, skip them: one
+	// test per 64 octets, as scanAVX512's runs (ASCII text of 64 to 256
+	// octets took 0.9-1.4x segmentio's time on a Zen 1 core with one
+	// test per block). Taking the first two blocks as a pair too saved
+	// another 15-20% at 64, 128 and 192 octets but cost text that is not
+	// ASCII a load and a taken jump per block (7-12% at 64-256 octets of
+	// Latin text), so the pairs start after one ASCII block.
+	VPSUBUSB incompleteT<>+32(SB), Y0, Y6
+	VPTEST   Y6, Y6
+	JNZ      failed
+	ADDQ     $32, DX
+
+run:
+	LEAQ      64(DX), CX
+	CMPQ      CX, BX
+	JA        runEnd
+	VMOVDQU   (SI)(DX*1), Y1
+	VPOR      32(SI)(DX*1), Y1, Y2
+	VPMOVMSKB Y2, R8
+	TESTL     R8, R8
+	JNZ       runEnd
+	ADDQ      $64, DX
+	JMP       run
+
+runEnd:
+	VPXOR Y0, Y0, Y0 // the block before is ASCII: as good as zeros
+	JMP   next
+
+full:
+	READY256(fullReady)
+	CHECK256(Y1, Y0)
+	VPXOR   Y5, Y6, Y6
 	VPTEST  Y6, Y6
 	JNZ     failed
 	VMOVDQA Y1, Y0
 	ADDQ    $32, DX
-	LEAQ    32(DX), CX
-	CMPQ    CX, BX
-	JBE     loop
 
-last:
-	// The r = n-i < 32 octets left, if any, through the buffer.
-	MOVQ    BX, CX
-	SUBQ    DX, CX
-	JZ      passed
+next:
+	LEAQ 32(DX), CX
+	CMPQ CX, BX
+	JBE  loop
+
+	// The r = n-i < 32 octets left, if any, in p[n-32:n]. If that
+	// block is all ASCII, no octet kept can be flagged: the octet before
+	// the first one kept is in the block, an ASCII octet the block
+	// before was checked with, which a UTF8-char that still wanted a
+	// continuation there would have failed (so for r = 30, 31 too, which
+	// took the lookups and 25-30 ns on a Zen 1 core at 62-63, 94-95 and
+	// 126-127 octets of ASCII, against 17-19 at the lengths around).
+	MOVQ      BX, CX
+	SUBQ      DX, CX
+	JZ        passed
+	VMOVDQU   -32(SI)(BX*1), Y1
+	VPMOVMSKB Y1, R8
+	TESTL     R8, R8
+	JZ        passed
+
+tail:
+	READY256(tailReady)
+	TAILFLAGS256
+	JNZ failed
+	JMP passed
+
+short:
+	// 1 <= n < 32: one block of p's n octets and zeros. All ASCII, it is
+	// flagged only if ctx ends inside a UTF8-char.
+	CMPQ      BX, $16
+	JB        viaStack
+	VMOVDQU   (SI), X1
+	VMOVDQU   -16(SI)(BX*1), X4
+	HALVES256
+	VPMOVMSKB Y1, R8
+	TESTL     R8, R8
+	JNZ       lastBlock
+	VPSUBUSB  incompleteT<>+32(SB), Y0, Y6
+	VPTEST    Y6, Y6
+	JNZ       failed
+	JMP       passed
+
+viaStack:
 	VPXOR   Y1, Y1, Y1
 	VMOVDQU Y1, (SP)
-	LEAQ    (SI)(DX*1), R10
+	MOVQ    SI, R10
 	MOVQ    SP, R11
+	MOVQ    BX, CX
 	CALL    ·copyShort<>(SB)
 	VMOVDQU (SP), Y1
+
+lastBlock:
+	READY256(lastReady)
+	MOVQ BX, CX
 	LASTFLAGS256
-	JNZ     failed
+	JNZ  failed
 
 passed:
 	MOVQ BX, ret+32(FP)
@@ -668,24 +819,44 @@ failed:
 // func unmaskAVX2(b []byte, k uint32, ctx uint32, _ kernel) int
 // Requires: AVX2
 //
-// unmaskAVX2 is unmaskAVX512 with blocks of 32 octets; the last, shorter
-// one goes through a buffer on the stack, copied back once unmasked.
+// unmaskAVX2 is unmaskAVX512 with blocks of 32 octets, and scanAVX2's
+// ways with the octets after the last whole block. Those are unmasked in
+// the last 32 octets of b, loaded before anything is stored (the stores of
+// the block before would otherwise hold the load back until they reach the
+// cache) and kept on the stack until the end; the octets it shares with
+// the block before are then stored twice, with the same value. A text of
+// 16 to 31 octets is unmasked in two halves, both loaded before either is
+// stored, and one of 1 to 15 octets (which Unmask unmasks in Go, and only
+// direct calls bring here) goes through a buffer on the stack, copied back
+// once unmasked.
 TEXT ·unmaskAVX2(SB), NOSPLIT, $32-48
 	MOVQ  b_base+0(FP), SI
 	MOVQ  b_len+8(FP), BX
 	MOVL  k+24(FP), R9
 	MOVL  ctx+28(FP), AX
 	XORL  DX, DX           // i := 0
+	XORL  R13, R13         // the constants are not loaded
 	TESTQ BX, BX
 	JZ    passed
-	SETUP256
 	MOVQ         R9, X2
 	VPBROADCASTD X2, Y2    // Y2 = the key
 	SHLL         $8, AX
 	MOVQ         AX, X0
 	VPBROADCASTD X0, Y0    // the block before b, as in scanAVX2
+
+	// Y3 = rotKey(k, n) broadcast: the key of the blocks that end at n.
+	MOVL         R9, R10
+	MOVL         BX, CX
+	SHLL         $3, CX
+	RORL         CX, R10
+	MOVQ         R10, X3
+	VPBROADCASTD X3, Y3
 	CMPQ         BX, $32
-	JB           last
+	JB           short
+
+	// The last 32 octets of b, unmasked, kept at (SP) for the end.
+	VPXOR   -32(SI)(BX*1), Y3, Y1
+	VMOVDQU Y1, (SP)
 
 loop:
 	// b[i:i+32] ^= key, then check it.
@@ -700,31 +871,76 @@ loop:
 	CMPQ    CX, BX
 	JBE     loop
 
-last:
-	// b[i:n] ^= key through the buffer, then check it.
-	MOVQ    BX, CX
-	SUBQ    DX, CX
-	JZ      passed
+	// The r = n-i < 32 octets left, if any: store b[n-32:n] from (SP),
+	// then check it as scanAVX2 does.
+	MOVQ      BX, CX
+	SUBQ      DX, CX
+	JZ        passed
+	VMOVDQU   (SP), Y1
+	VMOVDQU   Y1, -32(SI)(BX*1)
+	VPMOVMSKB Y1, R8
+	TESTL     R8, R8
+	JZ        passed
+
+tail:
+	READY256(tailReady)
+	TAILFLAGS256
+	JNZ unmasked
+	JMP passed
+
+short:
+	// 1 <= n < 32: b[0:n] ^= key, then one block of its n octets and
+	// zeros, checked as in scanAVX2.
+	CMPQ      BX, $16
+	JB        viaStack
+	VPXOR     (SI), X2, X1
+	VPXOR     -16(SI)(BX*1), X3, X4
+	VMOVDQU   X1, (SI)
+	VMOVDQU   X4, -16(SI)(BX*1)
+	HALVES256
+	VPMOVMSKB Y1, R8
+	TESTL     R8, R8
+	JNZ       lastBlock
+	VPSUBUSB  incompleteT<>+32(SB), Y0, Y6
+	VPTEST    Y6, Y6
+	JNZ       unmasked
+	JMP       passed
+
+viaStack:
 	VPXOR   Y1, Y1, Y1
 	VMOVDQU Y1, (SP)
-	LEAQ    (SI)(DX*1), R10
+	MOVQ    SI, R10
 	MOVQ    SP, R11
+	MOVQ    BX, CX
 	CALL    ·copyShort<>(SB)
 	VPXOR   (SP), Y2, Y1
 	VMOVDQU Y1, (SP)
 	MOVQ    SP, R10
-	LEAQ    (SI)(DX*1), R11
+	MOVQ    SI, R11
+	MOVQ    BX, CX
 	CALL    ·copyShort<>(SB)
+
+lastBlock:
+	READY256(lastReady)
+	MOVQ BX, CX
 	LASTFLAGS256
-	JNZ     failed
+	JNZ  unmasked
 
 passed:
 	MOVQ BX, ret+40(FP)
 	VZEROUPPER
 	RET
 
+unmasked:
+	// A block failed after all of b was unmasked: return i.
+	MOVQ DX, ret+40(FP)
+	VZEROUPPER
+	RET
+
 failed:
-	// Return i, after unmasking b[i+32:].
+	// A whole block failed: return i, after unmasking b[i+32:], the
+	// whole blocks one by one, then the last 32 octets from (SP) if
+	// n > 32 and n mod 32 != 0 (n < 32 fails in the last block only).
 	MOVQ DX, ret+40(FP)
 	ADDQ $32, DX
 
@@ -738,17 +954,10 @@ rest:
 	JMP     rest
 
 restLast:
-	MOVQ    BX, CX
-	SUBQ    DX, CX
-	JLE     done
-	LEAQ    (SI)(DX*1), R10
-	MOVQ    SP, R11
-	CALL    ·copyShort<>(SB)
-	VPXOR   (SP), Y2, Y1
-	VMOVDQU Y1, (SP)
-	MOVQ    SP, R10
-	LEAQ    (SI)(DX*1), R11
-	CALL    ·copyShort<>(SB)
+	CMPQ    DX, BX
+	JAE     done
+	VMOVDQU (SP), Y1
+	VMOVDQU Y1, -32(SI)(BX*1)
 
 done:
 	VZEROUPPER

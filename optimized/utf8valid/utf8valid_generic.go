@@ -254,6 +254,46 @@ func unmaskGeneric(s uint64, b []byte, k uint32) (int, uint64) {
 	return len(b), s
 }
 
+// unmaskShort XORs b, of at most 15 octets, in place with the key word k,
+// whose low octet is b[0]'s, and returns the OR of the unmasked words, in
+// which an octet that is not ASCII sets a bit of ascii8. As in asciiShort,
+// two loads that overlap from 4 octets up (and the octets 0, 1 and 2
+// below) cover b; both are loaded before either is stored, so an octet of
+// the overlap is stored twice with the same value.
+func unmaskShort(b []byte, k uint32) uint64 {
+	le := binary.LittleEndian
+	k64 := uint64(k) * (1<<32 | 1)
+	// n > 7 and n > 3, not n >= 8 and n >= 4: a boundary mutant then
+	// loads past the end and panics (see asciiShort).
+	switch n := len(b); {
+	case n > 7:
+		w0 := le.Uint64(b) ^ k64
+		w1 := le.Uint64(b[n-8:]) ^ bits.RotateLeft64(k64, -8*n)
+		le.PutUint64(b, w0)
+		le.PutUint64(b[n-8:], w1)
+		return w0 | w1
+	case n > 3:
+		w0 := le.Uint32(b) ^ uint32(k64)
+		w1 := le.Uint32(b[n-4:]) ^ uint32(bits.RotateLeft64(k64, -8*n))
+		le.PutUint32(b, w0)
+		le.PutUint32(b[n-4:], w1)
+		return uint64(w0 | w1)
+	case n > 1:
+		w := le.Uint16(b) ^ uint16(k64)
+		x := w
+		if n == 3 {
+			b[2] ^= byte(k64 >> 16)
+			x |= uint16(b[2])
+		}
+		le.PutUint16(b, w)
+		return uint64(x)
+	case n == 1:
+		b[0] ^= byte(k64)
+		return uint64(b[0])
+	}
+	return 0
+}
+
 // maskRest XORs b in place with the key word k, whose low octet is b[0]'s.
 func maskRest(b []byte, k uint64) {
 	le := binary.LittleEndian

@@ -38,7 +38,13 @@ import (
 // Masking is its own inverse: calling Mask twice with the same key and pos
 // restores b. Mask does not allocate.
 func Mask(b []byte, key [4]byte, pos int) int {
-	return xorKeyInPlace(b, binary.LittleEndian.Uint32(key[:]), pos)
+	// The result is computed here, in the caller's registers once Mask
+	// is inlined, rather than returned by the assembly: an assembly
+	// function returns through the stack, and a caller that passes each
+	// result to its next call (a stream's position, BenchmarkSweepMask's
+	// loop) then waits for a store and a load, twice, per call.
+	xorKeyInPlace(b, binary.LittleEndian.Uint32(key[:]), pos)
+	return (pos + len(b)) & 3
 }
 
 // MaskCopy writes src XOR the masking key, starting at key octet pos&3, into

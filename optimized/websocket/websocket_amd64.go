@@ -67,7 +67,7 @@ func maskCopyAVX512(dst, src []byte, key [4]byte, pos int) int {
 }
 
 // xorKeyInPlace is the body of Mask: xorKey(b, b, key, pos), with one
-// slice argument instead of two.
+// slice argument instead of two and no result, which Mask computes.
 //
 // Why it is fast, with the numbers of bench's SweepMask on a 2-core Zen 5
 // (medians of 8, one interleaved run; in place, the same buffer masked
@@ -110,12 +110,12 @@ func maskCopyAVX512(dst, src []byte, key [4]byte, pos int) int {
 // from them: 4.8-5.0 ns at every length.
 //
 //go:noescape
-func xorKeyInPlace(b []byte, key uint32, pos int) int
+func xorKeyInPlace(b []byte, key uint32, pos int)
 
 // xorKeyGenericInPlace is xorKeyInPlace's fallback without AVX2 for
-// payloads over 32 octets, with its argument layout.
-func xorKeyGenericInPlace(b []byte, key uint32, pos int) int {
-	return xorKeyGeneric(b, b, key, pos)
+// payloads over 32 octets, with its argument layout (and no result).
+func xorKeyGenericInPlace(b []byte, key uint32, pos int) {
+	xorKeyGeneric(b, b, key, pos)
 }
 
 // xorKey is the body of MaskCopy: it masks up to 32 octets itself, and

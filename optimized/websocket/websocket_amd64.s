@@ -77,16 +77,19 @@
 // path is INPLACE32, and from 33 to 256 octets INPLACE256 in inPlace<>:
 // see below and xorKeyInPlace in websocket_amd64.go.
 
-// KEY sets AX = k = bits.RotateLeft32(key, -8*(pos&3)) (RORL counts mod
-// 32), DX = (pos+n)&3, the return value, and CX = 8*n, from AX = key,
-// CX = pos and BX = n.
+// KEYROT sets AX = k = bits.RotateLeft32(key, -8*(pos&3)) (RORL counts
+// mod 32) and CX = 8*n, from AX = key, CX = pos and BX = n.
+#define KEYROT \
+	SHLL $3, CX; \
+	RORL CX, AX; \
+	MOVL BX, CX; \
+	SHLL $3, CX
+
+// KEY is KEYROT that also sets DX = (pos+n)&3, the return value.
 #define KEY \
 	LEAQ (CX)(BX*1), DX; \
 	ANDQ $3, DX;         \
-	SHLL $3, CX;         \
-	RORL CX, AX;         \
-	MOVL BX, CX;         \
-	SHLL $3, CX
+	KEYROT
 
 // SHORT32 masks n <= 32 octets in general-purpose registers, as
 // xorKeyGeneric does, and returns. Up to 32 octets they beat SSE: the key
@@ -446,20 +449,20 @@ ivEnd:                                                                          
 	VMOVDQU64 Z10, 128(DI)(R9*1);     \
 	VMOVDQU64 Z11, 192(DI)(R9*1)
 
-// func xorKeyInPlace(b []byte, key uint32, pos int) int
+// func xorKeyInPlace(b []byte, key uint32, pos int)
 // Requires: AVX2 for 32 < len(b) when useAVX2 is set
 //
-// xorKeyInPlace is the body of Mask: xorKey(b, b, key, pos), with the
-// disjoint pieces of INPLACE32 and INPLACE256 for its short path. Without
-// AVX2 it hands payloads over 32 octets to xorKeyGenericInPlace.
-TEXT ·xorKeyInPlace(SB), NOSPLIT, $0-48
+// xorKeyInPlace is the body of Mask: xorKey(b, b, key, pos) without the
+// result (Mask computes it), with the disjoint pieces of INPLACE32 and
+// INPLACE256 for its short path. Without AVX2 it hands payloads over 32
+// octets to xorKeyGenericInPlace.
+TEXT ·xorKeyInPlace(SB), NOSPLIT, $0-40
 	MOVQ b_base+0(FP), DI
 	MOVQ b_len+8(FP), BX
 	MOVL key+24(FP), AX
 	MOVQ pos+32(FP), CX
 	MOVQ DI, SI
-	KEY
-	MOVQ DX, ret+40(FP)
+	KEYROT
 	CMPQ BX, $32
 	JA   over32
 	INPLACE32

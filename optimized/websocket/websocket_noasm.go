@@ -8,8 +8,8 @@ import "encoding/binary"
 func archImpls() []Impl { return nil }
 
 // xorKeyInPlace is the body of Mask: xorKeyGeneric on this build.
-func xorKeyInPlace(b []byte, key uint32, pos int) int {
-	return xorKeyGeneric(b, b, key, pos)
+func xorKeyInPlace(b []byte, key uint32, pos int) {
+	xorKeyGeneric(b, b, key, pos)
 }
 
 // xorKey is the body of MaskCopy: xorKeyGeneric on this build.

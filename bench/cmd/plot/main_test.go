@@ -118,3 +118,21 @@ func TestMaskMonotone(t *testing.T) {
 	}
 	t.Error("no SweepMask chart")
 }
+
+// TestMerge checks that a point read later replaces the point at the same
+// coordinates, and that the others are kept.
+func TestMerge(t *testing.T) {
+	pt := func(size string, ns float64) point {
+		return point{keys: map[string]string{"align": "0", "size": size}, times: map[string]float64{"equivcheck": ns}}
+	}
+	got := merge([]point{pt("1", 3), pt("512", 9)}, []point{pt("1", 2), pt("2", 4)})
+	want := map[string]float64{"1": 2, "512": 9, "2": 4}
+	if len(got) != len(want) {
+		t.Fatalf("merge gave %d points, want %d: %v", len(got), len(want), got)
+	}
+	for _, p := range got {
+		if w := want[p.keys["size"]]; p.times["equivcheck"] != w {
+			t.Errorf("size=%s: %v, want %v", p.keys["size"], p.times["equivcheck"], w)
+		}
+	}
+}
