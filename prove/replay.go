@@ -87,7 +87,33 @@ func (p *proof) replay(in []any) (ce *equiv.Counterexample, replayed bool) {
 	if p.agree(got, want) {
 		return nil, true
 	}
-	return &equiv.Counterexample{Got: got.String(), Want: want.String(), Stack: got.stack}, true
+	g, w := p.differences(got, want)
+	return &equiv.Counterexample{Got: g, Want: w, Stack: got.stack}, true
+}
+
+// differences renders what two calls did where they differ: their
+// results, or a panic, then each input left different.
+func (p *proof) differences(got, want call) (string, string) {
+	if got.panicked || want.panicked {
+		return got.String(), want.String()
+	}
+	var g, w []string
+	results := func(c call) string {
+		if len(c.results) == 1 {
+			return c.results[0]
+		}
+		return "(" + strings.Join(c.results, ", ") + ")"
+	}
+	if rg, rw := results(got), results(want); rg != rw || len(got.results) > 0 {
+		g, w = append(g, rg), append(w, rw)
+	}
+	for i, in := range p.inputs {
+		if got.inputs[i] != want.inputs[i] {
+			g = append(g, in.name+" after: "+got.inputs[i])
+			w = append(w, in.name+" after: "+want.inputs[i])
+		}
+	}
+	return strings.Join(g, "; "), strings.Join(w, "; ")
 }
 
 // run is what a compiled call did: its results and its inputs after, or
@@ -107,7 +133,7 @@ func (c call) String() string {
 	if len(c.results) != 1 {
 		s = "(" + s + ")"
 	}
-	return s + " with inputs after " + strings.Join(c.inputs, ", ")
+	return s
 }
 
 func (p *proof) call(s side, in []any) (c call) {

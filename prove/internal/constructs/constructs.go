@@ -1,10 +1,10 @@
-// Package constructs holds one small function per construct the
-// executor supports (prove/internal/symex): the executor's tests run each
-// compiled and executed on the same inputs and compare.
+// Package constructs holds small functions, each exercising constructs
+// the executor (prove/internal/symex) supports, and a few it does not:
+// the executor's tests run each compiled and executed on the same random
+// inputs and compare (prove/internal/differential), and check that the
+// unsupported ones stop the executor naming the construct and its line.
+// MaskOff and its kin are planted bugs for the prove method's own tests.
 package constructs
-
-// Add returns a+b, wrapping.
-func Add(a, b uint8) uint8 { return a + b }
 
 // MaskOff is a masking function with a bug: the key position of a
 // payload longer than 12 octets restarts at its 9th.

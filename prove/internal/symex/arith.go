@@ -192,7 +192,10 @@ func (r *run) convert(s *state, ins *ssa.Convert) (Value, error) {
 		return nil, err
 	}
 	if isUnsafe(from) || isUnsafe(to) {
-		return nil, r.unsupported("unsafe.Pointer conversion", ins.Pos())
+		return nil, r.unsupported("unsafe.Pointer conversion (unsafe)", ins.Pos())
+	}
+	if isFloat(from) || isFloat(to) {
+		return nil, r.unsupported(fmt.Sprintf("floating point (conversion from %s to %s)", from, to), ins.Pos())
 	}
 	if intType(from) != nil && intType(to) != nil {
 		t := x.(*term.Term)

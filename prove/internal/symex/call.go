@@ -43,6 +43,9 @@ func (r *run) call(s *state, f *frame, ins *ssa.Call) (bool, error) {
 			f.pc++
 			return true, nil
 		}
+		if callee.Pkg != nil && callee.Pkg.Pkg.Path() == "reflect" {
+			return false, r.unsupported("reflect ("+callee.String()+")", ins.Pos())
+		}
 		return false, r.enter(s, callee, args, nil)
 	}
 	v, err := r.value(s, cc.Value)
@@ -133,6 +136,8 @@ func (r *run) builtin(s *state, ins *ssa.Call, b *ssa.Builtin, args []Value) (Va
 		return nil, true, nil // output only
 	case "clear":
 		return r.clearSlice(s, ins, args)
+	case "Add", "Slice", "SliceData", "String", "StringData", "Sizeof", "Offsetof", "Alignof":
+		return nil, false, r.unsupported("unsafe."+b.Name()+" (unsafe)", ins.Pos())
 	}
 	return nil, false, r.unsupported("builtin "+b.Name(), ins.Pos())
 }
@@ -160,7 +165,8 @@ func (r *run) elems(s *state, v Value) (n int, get func(i int) (Value, error), o
 // capacity is what the running Go's growslice gives.
 func (r *run) appendSlice(s *state, ins *ssa.Call, args []Value) (Value, bool, error) {
 	B := r.w.B
-	x := args[0].(Slice)
+	x := fixSlice(s, args[0].(Slice))
+	args[1] = fixValue(s, args[1])
 	if err := r.needConst(x.Len, x.Cap, lenOf(args[1])); err != nil {
 		return nil, false, err
 	}
@@ -253,6 +259,7 @@ func (w *World) growCap(elem types.Type, old, c, n int) (int, error) {
 // input; like memmove, every element is read before any is written.
 func (r *run) copySlice(s *state, ins *ssa.Call, args []Value) (Value, bool, error) {
 	dst, ok := args[0].(Slice)
+	dst, args[1] = fixSlice(s, dst), fixValue(s, args[1])
 	if err := r.needConst(dst.Len, lenOf(args[1])); ok && err != nil {
 		return nil, false, err
 	}
@@ -280,6 +287,12 @@ func (r *run) copySlice(s *state, ins *ssa.Call, args []Value) (Value, bool, err
 // clearSlice is clear(x) for a slice of constant length.
 func (r *run) clearSlice(s *state, ins *ssa.Call, args []Value) (Value, bool, error) {
 	x, ok := args[0].(Slice)
+	x = fixSlice(s, x)
+	if ok {
+		if err := r.needConst(x.Len); err != nil {
+			return nil, false, err
+		}
+	}
 	if !ok || !x.Len.IsConst() {
 		return nil, false, r.unsupported("clear of a map, or of a slice whose length depends on the input", ins.Pos())
 	}
@@ -333,9 +346,22 @@ func (r *run) needConst(ts ...*term.Term) error {
 		if t == nil || t.IsConst() {
 			continue
 		}
-		if _, ok := r.w.leaves(t); ok {
+		if _, ok := r.w.choices(t); ok {
 			return &splitOn{t: t}
 		}
 	}
 	return nil
+}
+
+// fixSlice returns x with the terms a split fixed replaced.
+func fixSlice(s *state, x Slice) Slice {
+	x.Off, x.Len, x.Cap = s.fix(x.Off), s.fix(x.Len), s.fix(x.Cap)
+	return x
+}
+
+func fixValue(s *state, v Value) Value {
+	if x, ok := v.(Slice); ok {
+		return fixSlice(s, x)
+	}
+	return v
 }

@@ -48,6 +48,17 @@ type state struct {
 	// dirty is set when guard has grown, by a branch on a condition that
 	// is not constant, since it was last found satisfiable.
 	dirty bool
+	// fixed holds the terms a split (splitOn) made constants on s's
+	// paths.
+	fixed map[*term.Term]*term.Term
+}
+
+// fix returns t's constant on s's paths if a split fixed it, else t.
+func (s *state) fix(t *term.Term) *term.Term {
+	if c, ok := s.fixed[t]; ok {
+		return c
+	}
+	return t
 }
 
 // frame is one function activation.
@@ -66,6 +77,12 @@ func (s *state) top() *frame { return s.frames[len(s.frames)-1] }
 
 func (s *state) clone() *state {
 	c := &state{guard: s.guard, heap: s.heap.clone(), frames: make([]*frame, len(s.frames)), dirty: s.dirty}
+	if s.fixed != nil {
+		c.fixed = make(map[*term.Term]*term.Term, len(s.fixed))
+		for k, v := range s.fixed {
+			c.fixed[k] = v
+		}
+	}
 	for i, f := range s.frames {
 		g := *f
 		g.env = make(map[ssa.Value]Value, len(f.env))
@@ -169,6 +186,15 @@ func (r *run) enter(s *state, fn *ssa.Function, args, env []Value) error {
 	}
 	if len(s.frames) >= r.w.Limits.Depth {
 		return fmt.Errorf("%w: calls nested deeper than %d (at %s)", ErrLimit, r.w.Limits.Depth, fn)
+	}
+	if s.dirty && r.recursive(s, fn) && r.w.Feasible != nil && !s.guard.IsConst() {
+		// A recursive call on a path whose condition has grown: like one
+		// more iteration of a loop whose exit depends on the inputs.
+		s.dirty = false
+		ok, err := r.w.Feasible(s.guard)
+		if err != nil || !ok {
+			return err
+		}
 	}
 	info, err := r.w.P.function(fn)
 	if err != nil {
@@ -305,6 +331,12 @@ func (r *run) exec(s *state) error {
 				f.pc++
 				continue
 			}
+			if u.From == nil {
+				for i := len(s.frames) - 2; i >= 0; i-- {
+					f := s.frames[i]
+					u.From = append(u.From, r.w.P.Pos(f.block.Instrs[f.pc].Pos()))
+				}
+			}
 			r.end(s, Outcome{Unsupported: u})
 			return nil
 		}
@@ -418,6 +450,71 @@ func (e *splitOn) Error() string { return "internal: split on " + e.t.String() }
 // maxLeaves bounds the constants a split makes.
 const maxLeaves = 64
 
+// choices returns the constants t can take, each with the condition
+// under which it does: the leaves of an if-then-else tree of constants, or
+// else every value up to a small bound on t (a length modulo 8, say); ok
+// is false if there are too many.
+func (w *World) choices(t *term.Term) ([]leaf, bool) {
+	if ls, ok := w.leaves(t); ok {
+		return ls, true
+	}
+	ub, ok := upperBound(t)
+	if !ok || ub >= maxLeaves {
+		return nil, false
+	}
+	out := make([]leaf, ub+1)
+	for v := range ub + 1 {
+		k := w.B.BV(t.W, v)
+		out[v] = leaf{cond: w.B.Eq(t, k), val: k}
+	}
+	return out, true
+}
+
+// upperBound returns a bound on the values of the bit-vector t from its
+// shape alone, or ok false.
+func upperBound(t *term.Term) (uint64, bool) {
+	switch t.Op {
+	case term.Const:
+		return t.Val, true
+	case term.Zext:
+		if ub, ok := upperBound(t.Args[0]); ok {
+			return ub, true
+		}
+		return term.Mask(t.Args[0].W), true
+	case term.BvAnd:
+		a, okA := upperBound(t.Args[0])
+		b, okB := upperBound(t.Args[1])
+		switch {
+		case okA && okB:
+			return min(a, b), true
+		case okA:
+			return a, true
+		}
+		return b, okB
+	case term.Urem:
+		if d := t.Args[1]; d.IsConst() && d.Val > 0 {
+			return d.Val - 1, true
+		}
+	case term.Lshr:
+		if a, ok := upperBound(t.Args[0]); ok && t.Args[1].IsConst() {
+			return a >> min(t.Args[1].Val, 63), true
+		}
+		if t.Args[1].IsConst() && t.Args[1].Val < uint64(t.W) {
+			return term.Mask(t.W) >> t.Args[1].Val, true
+		}
+	case term.Ite:
+		a, okA := upperBound(t.Args[1])
+		b, okB := upperBound(t.Args[2])
+		return max(a, b), okA && okB
+	case term.Extract:
+		return term.Mask(t.W), true
+	}
+	if t.W > 0 && t.W <= 6 {
+		return term.Mask(t.W), true
+	}
+	return 0, false
+}
+
 // leaves returns the constants an if-then-else tree of constants t takes,
 // each with the condition under which it does, or ok false.
 func (w *World) leaves(t *term.Term) (out []leaf, ok bool) {
@@ -442,7 +539,7 @@ type leaf struct{ cond, val *term.Term }
 // split runs s once per constant t takes, t replaced by the constant in
 // every value of its frames.
 func (r *run) split(s *state, t *term.Term) error {
-	ls, _ := r.w.leaves(t)
+	ls, _ := r.w.choices(t)
 	for _, l := range ls {
 		g := r.w.B.And(s.guard, l.cond)
 		if g.IsFalse() {
@@ -450,6 +547,13 @@ func (r *run) split(s *state, t *term.Term) error {
 		}
 		c := s.clone()
 		c.guard, c.dirty = g, true
+		if c.fixed == nil {
+			c.fixed = map[*term.Term]*term.Term{}
+		}
+		if _, again := c.fixed[t]; again {
+			return fmt.Errorf("internal: split on %s twice", t)
+		}
+		c.fixed[t] = l.val
 		for _, f := range c.frames {
 			for v, val := range f.env {
 				f.env[v] = substitute(val, t, l.val)
@@ -486,4 +590,14 @@ func substitute(v Value, from, to *term.Term) Value {
 		return out
 	}
 	return v
+}
+
+// recursive reports whether fn is already on s's stack.
+func (r *run) recursive(s *state, fn *ssa.Function) bool {
+	for _, f := range s.frames {
+		if f.fn.Fn == fn {
+			return true
+		}
+	}
+	return false
 }

@@ -6,6 +6,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/equivcheck/equivcheck/prove/internal/term"
 )
 
 // global returns the object of package variable g, made (with its
@@ -68,31 +70,56 @@ func (w *World) initPackage(sp *ssa.Package) {
 		err = r.loop()
 	}
 	w.steps = steps // initialization is not the proof's work
-	var h *Heap
+	var heaps []*Heap
+	var guards []*term.Term
 	for _, o := range r.outcomes {
 		switch {
-		case o.Results != nil && o.Guard.IsTrue():
-			h = o.Heap
 		case o.Unsupported != nil:
-			h = o.Heap
 			err = errors.Join(err, o.Unsupported)
 		case o.Panic != nil:
-			h = o.Heap
 			err = errors.Join(err, fmt.Errorf("%s: panic: %s", o.Panic.Pos, o.Panic.Kind))
 		}
-	}
-	if h == nil && err == nil {
-		err = errors.New("it did not finish")
-	}
-	if h != nil {
-		for id, v := range h.objs {
-			w.base[id] = v
-			w.initStored[id] = true
+		if o.Heap != nil {
+			heaps, guards = append(heaps, o.Heap), append(guards, o.Guard)
 		}
 	}
+	if len(heaps) == 0 && err == nil {
+		err = errors.New("it did not finish")
+	}
+	w.commit(heaps, guards, sp)
 	if err != nil {
 		w.inits[sp] = &Unsupported{What: fmt.Sprintf("the initialization of package %s stopped, so its variables' values are not known: %v", sp.Pkg.Path(), err),
 			Pos: w.P.Pos(fn.Pos())}
+	}
+}
+
+// commit makes the objects the initialization's paths assigned part of
+// the base heap: where the paths (taken on unknowns, see poisonStep)
+// agree, the value; where they differ, the value each chooses by its
+// guard; where that cannot be, poison.
+func (w *World) commit(heaps []*Heap, guards []*term.Term, sp *ssa.Package) {
+	ids := map[int]bool{}
+	for _, h := range heaps {
+		for id := range h.objs {
+			ids[id] = true
+		}
+	}
+	for id := range ids {
+		v := heaps[0].Get(id)
+		for i := 1; i < len(heaps) && v != nil; i++ {
+			o := heaps[i].Get(id)
+			if o == nil {
+				continue
+			}
+			m, ok := w.merge(guards[i], o, v)
+			if !ok {
+				m = Poison{Reason: &Unsupported{What: fmt.Sprintf("%s: its value after the initialization of package %s depends on what the prover does not know (such as the CPU's features)",
+					w.objects[id].what, sp.Pkg.Path())}}
+			}
+			v = m
+		}
+		w.base[id] = v
+		w.initStored[id] = true
 	}
 }
 
@@ -101,22 +128,22 @@ func (w *World) stored(sp *ssa.Package, id int) bool { return w.initStored[id] }
 
 // poisonStep handles, during a package initialization, an instruction
 // with a poisoned operand: a value computed from it is poisoned too, a
-// store of it stores it, and anything else stops the initialization. It
+// store of it stores it, a call with it is not made (its result, and what
+// its arguments point at, are poisoned), and a branch on it takes both
+// ways, the condition an unknown (a fresh variable): what the rest of the
+// initialization computes from it depends on that unknown, as a value the
+// prover must take for any. A panic on it stops the initialization. It
 // reports whether it handled ins.
 func (r *run) poisonStep(s *state, f *frame, ins ssa.Instruction) (bool, error) {
+	if _, isPhi := ins.(*ssa.Phi); isPhi {
+		return false, nil
+	}
 	var reason error
 	for _, op := range ins.Operands(nil) {
 		if *op == nil {
 			continue
 		}
-		if _, isPhi := ins.(*ssa.Phi); isPhi {
-			break
-		}
-		v, ok := f.env[*op]
-		if !ok {
-			continue
-		}
-		if p, ok := v.(Poison); ok {
+		if p, ok := f.env[*op].(Poison); ok {
 			reason = p.Reason
 			break
 		}
@@ -134,12 +161,56 @@ func (r *run) poisonStep(s *state, f *frame, ins ssa.Instruction) (bool, error) 
 		}
 		f.pc++
 		return true, nil
-	case *ssa.DebugRef:
+	case *ssa.If:
+		r.w.unknowns++
+		c := r.w.B.NewVar(fmt.Sprintf("init_unknown_%d", r.w.unknowns), 0)
+		_, err := r.branchOn(s, ins, c)
+		return true, err
+	case *ssa.Return, *ssa.DebugRef:
 		return false, nil
+	case *ssa.Call:
+		for _, a := range ins.Common().Args {
+			r.poisonReachable(s, f.env[a], reason, 0)
+		}
+		f.env[ins] = Poison{Reason: reason}
+		f.pc++
+		return true, nil
 	case ssa.Value:
 		f.env[ins] = Poison{Reason: reason}
 		f.pc++
 		return true, nil
 	}
 	return true, reason
+}
+
+// poisonReachable poisons the objects v points at, and what they point
+// at: a call that was not made may have written them.
+func (r *run) poisonReachable(s *state, v Value, reason error, depth int) {
+	if depth > 4 {
+		return
+	}
+	var obj int
+	switch x := v.(type) {
+	case Ptr:
+		obj = x.Obj
+	case Slice:
+		obj = x.Obj
+	case Func:
+		for _, e := range x.Env {
+			r.poisonReachable(s, e, reason, depth+1)
+		}
+	case *Struct:
+		for _, e := range x.Fields {
+			r.poisonReachable(s, e, reason, depth+1)
+		}
+	}
+	if obj == 0 {
+		return
+	}
+	if _, done := s.heap.Get(obj).(Poison); done {
+		return
+	}
+	old := s.heap.Get(obj)
+	s.heap.set(obj, Poison{Reason: reason})
+	r.poisonReachable(s, old, reason, depth+1)
 }

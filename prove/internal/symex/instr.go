@@ -90,6 +90,11 @@ func (r *run) branch(s *state, ins *ssa.If) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	return r.branchOn(s, ins, c)
+}
+
+// branchOn executes If ins on condition c.
+func (r *run) branchOn(s *state, ins *ssa.If, c *term.Term) (bool, error) {
 	succs := ins.Block().Succs
 	if c.IsConst() {
 		f := s.top()

@@ -186,6 +186,10 @@ func (r *run) sliceString(s *state, ins *ssa.Slice, x Str) (Value, bool, error) 
 			return dflt, true, nil
 		}
 		t, err := r.index(s, v)
+		if err == nil {
+			t = s.fix(t)
+			err = r.needConst(t)
+		}
 		if err != nil {
 			return 0, false, err
 		}
@@ -241,6 +245,10 @@ func (r *run) makeSlice(s *state, ins *ssa.MakeSlice) (Value, bool, error) {
 	}
 	c, err := r.index(s, ins.Cap)
 	if err != nil {
+		return nil, false, err
+	}
+	n, c = s.fix(n), s.fix(c)
+	if err := r.needConst(n, c); err != nil {
 		return nil, false, err
 	}
 	if !n.IsConst() || !c.IsConst() {

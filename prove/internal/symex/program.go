@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -54,7 +55,7 @@ func Load(dir string, tags []string, patterns ...string) (*Program, error) {
 	}
 	prog, _ := ssautil.AllPackages(pkgs, ssa.InstantiateGenerics)
 	p := &Program{SSA: prog, Fset: prog.Fset, pkgs: map[string]*ssa.Package{},
-		sizes: types.SizesFor("gc", runtime.GOARCH), root: dir,
+		sizes: types.SizesFor("gc", runtime.GOARCH), root: repoRoot(dir),
 		built: map[*ssa.Package]bool{}, funcs: map[*ssa.Function]*Function{},
 		writes: map[*ssa.Global][]token.Pos{}, scan: map[*ssa.Package]bool{}}
 	for _, sp := range prog.AllPackages() {
@@ -188,20 +189,38 @@ func (p *Program) LookupRuntime(full string) (*ssa.Function, error) {
 	return p.Lookup(path, name)
 }
 
-// Pos renders pos as file:line, the file relative to the loading
-// directory where it is below it.
+// Pos renders pos as file:line: the file relative to the repository the
+// loading directory is in, to GOROOT/src, or to the module cache.
 func (p *Program) Pos(pos token.Pos) string {
 	if !pos.IsValid() {
 		return "(no position)"
 	}
 	at := p.Fset.Position(pos)
-	file := at.Filename
-	if rel, err := filepath.Rel(p.root, file); err == nil && !strings.HasPrefix(rel, "..") {
-		file = rel
-	} else if strings.Contains(file, "/src/") {
-		file = file[strings.LastIndex(file, "/src/")+5:]
+	file := filepath.ToSlash(at.Filename)
+	if rel, err := filepath.Rel(p.root, at.Filename); err == nil && !strings.HasPrefix(rel, "..") {
+		file = filepath.ToSlash(rel)
+	} else if i := strings.LastIndex(file, "/pkg/mod/"); i >= 0 {
+		file = file[i+len("/pkg/mod/"):]
+	} else if i := strings.LastIndex(file, "/src/"); i >= 0 {
+		file = file[i+len("/src/"):]
 	}
 	return fmt.Sprintf("%s:%d", file, at.Line)
+}
+
+// repoRoot is the outermost directory above dir (dir included) that holds
+// a go.mod: the repository of nested modules.
+func repoRoot(dir string) string {
+	root := dir
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			root = d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return root
+		}
+		d = parent
+	}
 }
 
 // writesTo returns where a function outside g's package initializer

@@ -90,6 +90,8 @@ func (w *World) zero(t types.Type) (Value, error) {
 			return Str{}, nil
 		case u.Kind() == types.UnsafePointer:
 			return Ptr{}, nil
+		case u.Info()&(types.IsFloat|types.IsComplex) != 0:
+			return nil, fmt.Errorf("floating point (%s)", t)
 		}
 		return nil, fmt.Errorf("values of type %s", t)
 	case *types.Pointer:
@@ -124,6 +126,10 @@ func (w *World) zero(t types.Type) (Value, error) {
 		return Iface{}, nil
 	case *types.Signature:
 		return Func{}, nil
+	case *types.Chan:
+		return nil, fmt.Errorf("channels (%s)", t)
+	case *types.Map:
+		return nil, fmt.Errorf("maps (%s)", t)
 	}
 	return nil, fmt.Errorf("values of type %s", t)
 }

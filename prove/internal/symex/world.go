@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -29,11 +30,18 @@ import (
 // Unsupported is a construct the executor does not execute, where it was
 // met.
 type Unsupported struct {
-	What string // "map lookup", "call of assembly function X", …
-	Pos  string // file:line
+	What string   // "map lookup", "call of assembly function X", …
+	Pos  string   // file:line
+	From []string // the calls that led there, innermost first (file:line)
 }
 
-func (u *Unsupported) Error() string { return fmt.Sprintf("%s: unsupported: %s", u.Pos, u.What) }
+func (u *Unsupported) Error() string {
+	s := fmt.Sprintf("%s: unsupported: %s", u.Pos, u.What)
+	if len(u.From) > 0 {
+		s += " (called at " + strings.Join(u.From, ", called at ") + ")"
+	}
+	return s
+}
 
 var errNotMergeable = errors.New("internal: values cannot be merged")
 
@@ -72,6 +80,7 @@ type World struct {
 	// initStored marks the objects package initializations assigned.
 	initStored map[int]bool
 	strings    map[string]*Array // constant strings' octets, for indexing
+	unknowns   int               // fresh variables package initializations branched on
 	steps      int
 }
 
@@ -129,3 +138,6 @@ func (w *World) Merge(c *term.Term, a, b Value) (Value, bool) { return w.merge(c
 func (w *World) Load(h *Heap, obj int, path []Step) (Value, error) {
 	return w.load(h.Get(obj), path)
 }
+
+// BaseHeap is the heap before any execution.
+func (w *World) BaseHeap() *Heap { return w.newHeap() }
