@@ -238,6 +238,7 @@ type proof struct {
 	n         int
 	w         *symex.World
 	inputs    []*input
+	calls     int // solver calls made (the executor's questions and the proof's)
 }
 
 // prove executes both functions on the size's symbolic inputs and asks
@@ -274,7 +275,8 @@ func (p *proof) prove() (outcome, error) {
 	}
 	switch res.Status {
 	case solver.Unsat:
-		return outcome{proved: true, note: fmt.Sprintf("%d-byte formula", res.Script)}, nil
+		return outcome{proved: true, note: fmt.Sprintf("solver cpu %v, %d-byte formula, %d solver calls in all",
+			res.CPU.Round(time.Millisecond), res.Script, p.calls)}, nil
 	case solver.Unknown:
 		return outcome{note: res.Reason}, nil
 	}
@@ -309,9 +311,13 @@ func (p *proof) execute(s side) ([]symex.Outcome, error) {
 	for i, at := range s.at {
 		args[at] = inputs[i]
 	}
+	start := time.Now()
 	outs, err := p.w.Execute(s.fn, args)
 	if err != nil {
 		return nil, fmt.Errorf("executing %s: %w", s.f.name(), err)
+	}
+	if debugMode != "" {
+		fmt.Fprintf(os.Stderr, "prove: size %d: executed %s in %v: %d outcomes, %d terms\n", p.n, s.f.name(), time.Since(start), len(outs), p.w.B.Size())
 	}
 	return outs, nil
 }
@@ -376,6 +382,7 @@ func (p *proof) feasibilityTimeout() time.Duration {
 
 func (p *proof) solve(asserts, values []*term.Term, timeout time.Duration) (solver.Result, error) {
 	p.r.Alive()
+	p.calls++
 	res, err := p.m.solver.Check(p.ctx, asserts, values, solver.Limits{Timeout: timeout, MemoryMB: p.m.cfg.memoryMB})
 	if debugMode != "" {
 		fmt.Fprintf(os.Stderr, "prove: size %d: %d values: %s in %v, %d bytes, %d terms\n", p.n, len(values), res.Status, res.Elapsed, res.Script, p.w.B.Size())

@@ -191,3 +191,18 @@ func readFile(t *testing.T, path string) []byte {
 	}
 	return data
 }
+
+// TestPanicValues checks that panics with different values differ under
+// PanicValues and agree without it.
+func TestPanicValues(t *testing.T) {
+	needSolver(t)
+	one := prove.Sizes(prove.Upto(0, 0, 0))
+	_, err := check(t, prove.Method(constructs.Guard, constructs.GuardOther, one, prove.PanicValues()))
+	var ce *equiv.Counterexample
+	if !errors.As(err, &ce) || !strings.Contains(ce.Got, "out of range") || !strings.Contains(ce.Want, "too big") {
+		t.Errorf("with PanicValues: %v, want the two messages", err)
+	}
+	if _, err := check(t, prove.Method(constructs.Guard, constructs.GuardOther, one)); err != nil {
+		t.Errorf("without PanicValues: %v, want a proof (both panic)", err)
+	}
+}

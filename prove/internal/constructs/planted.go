@@ -113,3 +113,19 @@ func AppendTwoWide(b []byte, x byte) []byte {
 	}
 	return append(b, x, x)
 }
+
+// Guard panics for inputs above 200, with a message.
+func Guard(n uint8) uint8 {
+	if n > 200 {
+		panic("constructs: too big")
+	}
+	return n
+}
+
+// GuardOther panics where Guard does, with another message.
+func GuardOther(n uint8) uint8 {
+	if n > 200 {
+		panic("constructs: out of range")
+	}
+	return n
+}

@@ -1,8 +1,11 @@
+// Package pairs wires the prove method to this module's pairs: the
+// functions proved, the sizes each is proved at, and the fuzz-target
+// forms of their counterexamples. cmd/equivprove runs them as a release
+// gate.
 package pairs
 
 import (
 	"encoding/binary"
-	"slices"
 	"time"
 
 	"github.com/equivcheck/equivcheck/equiv"
@@ -12,6 +15,7 @@ import (
 	optutf8 "github.com/equivcheck/equivcheck/optimized/utf8valid"
 	optws "github.com/equivcheck/equivcheck/optimized/websocket"
 	"github.com/equivcheck/equivcheck/prove"
+	"github.com/equivcheck/equivcheck/prove/internal/harness"
 	refchk "github.com/equivcheck/equivcheck/reference/checksum"
 	refquic "github.com/equivcheck/equivcheck/reference/quic"
 	refutf8 "github.com/equivcheck/equivcheck/reference/utf8valid"
@@ -47,8 +51,13 @@ func sizes(from, quick, standard, deep int, extra ...int) func(equiv.Level) []in
 // name is a proof method's name: "prove-" and the function.
 func name(fn string) prove.Option { return prove.Name(equiv.MethodProve + "-" + fn) }
 
-func with(opts []prove.Option, more ...prove.Option) []prove.Option {
-	return append(slices.Clone(opts), more...)
+// with returns a method's own options, then opts, which override them
+// (the gate's and the tests' sizes, timeouts).
+func with(opts []prove.Option, own ...prove.Option) []prove.Option {
+	// Panics are compared as the suites' SamePanic does: the value of a
+	// call of panic (the sentinel messages the pairs share), the kind of
+	// a runtime error.
+	return append(append(own, prove.PanicValues()), opts...)
 }
 
 // generic returns the variant named "generic" of an optimized package's
@@ -111,8 +120,8 @@ func QUIC(opts ...prove.Option) []equiv.Method {
 // kernel) and 1..24 at deep.
 func UTF8(opts ...prove.Option) []equiv.Method {
 	g := generic(optutf8.Impls(), func(i optutf8.Impl) string { return i.Name })
-	ref := prove.Func{Value: RefWrite, Args: func() []any { return []any{new(refutf8.Validator)} }}
-	opt := prove.Func{Value: OptWrite, Args: func() []any { return []any{g.NewValidator()} }}
+	ref := prove.Func{Value: harness.RefWrite, Args: func() []any { return []any{new(refutf8.Validator)} }}
+	opt := prove.Func{Value: harness.OptWrite, Args: func() []any { return []any{g.NewValidator()} }}
 	text := func(in []any) (string, []any) { return "FuzzUTF8", []any{in[0], uint32(0), 0, []byte{}} }
 	return []equiv.Method{
 		prove.Funcs(ref, opt, with(opts, name("Write"), prove.FuncName("Validator.Write"),

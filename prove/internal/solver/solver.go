@@ -76,7 +76,8 @@ type Result struct {
 	Values  []uint64 // with Sat: the values asked for, in order (Bool: 0 or 1)
 	Reason  string   // with Unknown: why ("timeout", "memory", the solver's words)
 	Elapsed time.Duration
-	Script  int // the script's size in bytes
+	CPU     time.Duration // the solver process's user and system time
+	Script  int           // the script's size in bytes
 }
 
 // ErrSolver is wrapped by the errors of a solver that did not speak
@@ -111,6 +112,9 @@ func (s Solver) Run(ctx context.Context, script []byte, n int, lim Limits) (Resu
 	start := time.Now()
 	err := cmd.Run()
 	res := Result{Elapsed: time.Since(start), Script: len(script)}
+	if ps := cmd.ProcessState; ps != nil {
+		res.CPU = ps.UserTime() + ps.SystemTime()
+	}
 	out := stdout.String()
 	verdict, rest, _ := strings.Cut(strings.TrimLeft(out, " \r\n"), "\n")
 	switch strings.TrimSpace(verdict) {

@@ -334,3 +334,30 @@ func firstNonPhi(b *ssa.BasicBlock) int {
 	}
 	return len(b.Instrs)
 }
+
+// counters returns the values at block b (of those live there) that count
+// a loop's turns: the phis of the headers of the loops around b, and at
+// the entry of a function with loops, its parameters (the loops' bounds).
+// States that have them as different constants are kept apart: merged,
+// a loop's exit would depend on the inputs, and the loop be unrolled with
+// the solver asked at every turn.
+func (f *Function) counters(b *ssa.BasicBlock, live valueSet) []ssa.Value {
+	var out []ssa.Value
+	if b.Index == 0 && len(f.loops) > 0 {
+		for _, p := range f.Fn.Params {
+			out = append(out, p)
+		}
+	}
+	for _, l := range f.chain[b.Index] {
+		for _, ins := range l.header.Instrs {
+			phi, ok := ins.(*ssa.Phi)
+			if !ok {
+				break
+			}
+			if live[phi] {
+				out = append(out, phi)
+			}
+		}
+	}
+	return out
+}

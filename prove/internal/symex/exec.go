@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"os"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -272,6 +273,12 @@ func (r *run) mergeStates(a, b *state) (*state, bool) {
 			pc++ // a caller waits at its call: what is live after it
 		}
 		live := fa.fn.liveAt(fa.block, pc)
+		if differentConstants(fa.fn.counters(fa.block, live), fa.env, fb.env) {
+			// Merged, the two constants would make a loop's count (an
+			// index, a length) depend on the inputs: the loop would be
+			// unrolled with the solver asked at every turn.
+			return nil, false
+		}
 		f := &frame{fn: fa.fn, block: fa.block, pc: fa.pc, iters: fa.iters, exits: fa.exits & fb.exits,
 			env: make(map[ssa.Value]Value, len(live))}
 		for v := range live {
@@ -396,6 +403,9 @@ func (r *run) jump(s *state, succ *ssa.BasicBlock) (bool, error) {
 		// count and asks nothing.
 		s.dirty = false
 		if r.w.Feasible != nil && !s.guard.IsConst() {
+			if os.Getenv("PROVE_DEBUG") != "" {
+				fmt.Fprintf(os.Stderr, "symex: feasible? at %s iteration %v exits %b from block %d\n", r.w.P.Pos(succ.Instrs[0].Pos()), f.iters, exits, from.Index)
+			}
 			ok, err := r.w.Feasible(s.guard)
 			if err != nil {
 				return false, err
@@ -596,6 +606,19 @@ func substitute(v Value, from, to *term.Term) Value {
 func (r *run) recursive(s *state, fn *ssa.Function) bool {
 	for _, f := range s.frames {
 		if f.fn.Fn == fn {
+			return true
+		}
+	}
+	return false
+}
+
+// differentConstants reports whether one of vs is a different integer
+// constant in each environment.
+func differentConstants(vs []ssa.Value, a, b map[ssa.Value]Value) bool {
+	for _, v := range vs {
+		x, okA := a[v].(*term.Term)
+		y, okB := b[v].(*term.Term)
+		if okA && okB && x != y && x.IsConst() && y.IsConst() && x.W > 0 {
 			return true
 		}
 	}

@@ -191,6 +191,13 @@ func (w *World) merge(c *term.Term, a, b Value) (Value, bool) {
 		if !ok || a.Obj != b.Obj {
 			return nil, false
 		}
+		if a.Len != b.Len && a.Len.IsConst() && b.Len.IsConst() {
+			// Slices of different known lengths stay apart: merged, a
+			// loop over them (for len(q) > 7) would branch on a length
+			// that depends on the inputs, and be unrolled with the
+			// solver asked at every turn.
+			return nil, false
+		}
 		p, ok := w.mergePath(c, a.Path, b.Path)
 		return Slice{Obj: a.Obj, Path: p, Off: w.B.Ite(c, a.Off, b.Off), Len: w.B.Ite(c, a.Len, b.Len),
 			Cap: w.B.Ite(c, a.Cap, b.Cap)}, ok
