@@ -5,7 +5,7 @@ BENCHTIME ?= 1s
 COUNT     ?= 6
 LEVEL     ?= quick
 
-.PHONY: test fuzz libfuzzer bench bench-peers bench-sweep gate lint ci mutation
+.PHONY: test fuzz libfuzzer bench bench-peers bench-sweep gate lint ci mutation prove
 
 test:
 	$(GO) test ./...
@@ -82,6 +82,12 @@ lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
 	cd bench && $(GO) vet ./...
+	cd prove && $(GO) vet ./...
+
+# The proofs of the generic kernels (the nested module prove/; needs z3 or
+# cvc5): docs/equivalence.md#proofs-the-prove-method.
+prove:
+	cd prove && $(GO) run ./cmd/equivprove -level $(LEVEL) -fuzzdir ../fuzz/testdata/fuzz
 
 ci:
 	bash .ci/run

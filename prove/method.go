@@ -246,6 +246,9 @@ type proof struct {
 func (p *proof) prove() (outcome, error) {
 	p.w = symex.NewWorld(p.prog)
 	p.w.Feasible = p.feasible
+	if debugMode != "" {
+		p.w.Debug = os.Stderr
+	}
 	if err := p.makeInputs(); err != nil {
 		return outcome{}, p.r.Errorf("%w", err)
 	}

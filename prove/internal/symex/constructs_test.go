@@ -28,6 +28,9 @@ var supported = []any{
 	constructs.Pointers, constructs.Closures, constructs.Errors, constructs.ErrorText, constructs.Globals,
 	constructs.Builtins, constructs.Panics, constructs.Make, constructs.Binary, constructs.Bits,
 	constructs.MaskOff, constructs.NeverMap,
+	constructs.Sum, constructs.SumWide, constructs.SumWideBad, constructs.First, constructs.FirstOrZero,
+	constructs.Check, constructs.CheckBad, constructs.Clear, constructs.ClearBad, constructs.AppendTwo,
+	constructs.AppendTwoWide, constructs.Guard, constructs.GuardOther,
 }
 
 // TestConstructs runs every supported construct compiled and executed on

@@ -149,26 +149,7 @@ func (w *World) render(b *strings.Builder, x Value, t types.Type, h *Heap, ev *t
 	case Str:
 		b.WriteString(strconv.Quote(x.S))
 	case Slice:
-		if x.Obj == 0 {
-			b.WriteString("nil")
-			return
-		}
-		n := ev.Value(x.Len)
-		fmt.Fprintf(b, "[%d]{", n)
-		elem := t.Underlying().(*types.Slice).Elem()
-		for i := range n {
-			if i > 0 {
-				b.WriteString(" ")
-			}
-			idx := w.B.BV(64, ev.Value(x.Off)+i)
-			e, err := w.load(h.Get(x.Obj), appendStep(x.Path, Step{Index: idx}))
-			if err != nil {
-				b.WriteString("?")
-				continue
-			}
-			w.render(b, e, elem, h, ev, depth+1)
-		}
-		b.WriteString("}")
+		w.renderSlice(b, x, t, h, ev, depth)
 	case Ptr:
 		if x.Obj == 0 {
 			b.WriteString("nil")
@@ -184,49 +165,70 @@ func (w *World) render(b *strings.Builder, x Value, t types.Type, h *Heap, ev *t
 		w.render(b, e, pt.Elem(), h, ev, depth+1)
 	case *Struct:
 		st := t.Underlying().(*types.Struct)
-		b.WriteString("{")
-		for i, f := range x.Fields {
-			if i > 0 {
-				b.WriteString(" ")
-			}
-			w.render(b, f, st.Field(i).Type(), h, ev, depth+1)
-		}
-		b.WriteString("}")
+		w.renderList(b, "{", "}", len(x.Fields), func(i int) { w.render(b, x.Fields[i], st.Field(i).Type(), h, ev, depth+1) })
 	case *Array:
 		at := t.Underlying().(*types.Array)
-		b.WriteString("[")
-		for i, e := range x.Elems {
-			if i > 0 {
-				b.WriteString(" ")
-			}
-			w.render(b, e, at.Elem(), h, ev, depth+1)
-		}
-		b.WriteString("]")
+		w.renderList(b, "[", "]", len(x.Elems), func(i int) { w.render(b, x.Elems[i], at.Elem(), h, ev, depth+1) })
 	case Iface:
-		if x.T == nil {
-			b.WriteString("nil")
-			return
-		}
-		if msg, ok := w.errorText(x, h, ev); ok {
-			fmt.Fprintf(b, "error(%q)", msg)
-			return
-		}
-		fmt.Fprintf(b, "%s(", x.T)
-		w.render(b, x.V, x.T, h, ev, depth+1)
-		b.WriteString(")")
+		w.renderIface(b, x, h, ev, depth)
 	case Func:
 		if x.Fn == nil {
 			b.WriteString("nil")
 			return
 		}
 		b.WriteString("func " + x.Fn.Fn.String())
-	case Tuple:
-		b.WriteString("(…)")
-	case Poison:
-		b.WriteString("poison")
 	default:
 		fmt.Fprintf(b, "%T", x)
 	}
+}
+
+// renderList writes n elements between open and close, separated by
+// spaces.
+func (w *World) renderList(b *strings.Builder, open, close string, n int, elem func(i int)) {
+	b.WriteString(open)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		elem(i)
+	}
+	b.WriteString(close)
+}
+
+// renderSlice writes a slice as its length and elements.
+func (w *World) renderSlice(b *strings.Builder, x Slice, t types.Type, h *Heap, ev *term.Eval, depth int) {
+	if x.Obj == 0 {
+		b.WriteString("nil")
+		return
+	}
+	n := ev.Value(x.Len)
+	fmt.Fprintf(b, "[%d]", n)
+	elem := t.Underlying().(*types.Slice).Elem()
+	w.renderList(b, "{", "}", int(n), func(i int) {
+		idx := w.B.BV(64, ev.Value(x.Off)+uint64(i))
+		e, err := w.load(h.Get(x.Obj), appendStep(x.Path, Step{Index: idx}))
+		if err != nil {
+			b.WriteString("?")
+			return
+		}
+		w.render(b, e, elem, h, ev, depth+1)
+	})
+}
+
+// renderIface writes an interface value: an error made by errors.New by
+// its text, another by its dynamic type and value.
+func (w *World) renderIface(b *strings.Builder, x Iface, h *Heap, ev *term.Eval, depth int) {
+	if x.T == nil {
+		b.WriteString("nil")
+		return
+	}
+	if msg, ok := w.errorText(x, h, ev); ok {
+		fmt.Fprintf(b, "error(%q)", msg)
+		return
+	}
+	fmt.Fprintf(b, "%s(", x.T)
+	w.render(b, x.V, x.T, h, ev, depth+1)
+	b.WriteString(")")
 }
 
 // loadEval loads what p points at, its indices evaluated by ev.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
-	"os"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -403,8 +402,8 @@ func (r *run) jump(s *state, succ *ssa.BasicBlock) (bool, error) {
 		// count and asks nothing.
 		s.dirty = false
 		if r.w.Feasible != nil && !s.guard.IsConst() {
-			if os.Getenv("PROVE_DEBUG") != "" {
-				fmt.Fprintf(os.Stderr, "symex: feasible? at %s iteration %v exits %b from block %d\n", r.w.P.Pos(succ.Instrs[0].Pos()), f.iters, exits, from.Index)
+			if r.w.Debug != nil {
+				fmt.Fprintf(r.w.Debug, "symex: does the loop at %s go on (iterations %v)?\n", r.w.P.Pos(succ.Instrs[0].Pos()), f.iters)
 			}
 			ok, err := r.w.Feasible(s.guard)
 			if err != nil {

@@ -179,6 +179,51 @@ func (w *World) merge(c *term.Term, a, b Value) (Value, bool) {
 	case Str:
 		b, ok := b.(Str)
 		return a, ok && a == b
+	case *Struct:
+		b, ok := b.(*Struct)
+		if !ok || a == b {
+			return a, ok
+		}
+		f, ok := w.mergeAll(c, a.Fields, b.Fields)
+		return &Struct{Fields: f}, ok
+	case *Array:
+		b, ok := b.(*Array)
+		if !ok || a == b {
+			return a, ok
+		}
+		e, ok := w.mergeAll(c, a.Elems, b.Elems)
+		return &Array{Elems: e}, ok
+	case Tuple:
+		b, ok := b.(Tuple)
+		if !ok {
+			return nil, false
+		}
+		v, ok := w.mergeAll(c, a.Vals, b.Vals)
+		return Tuple{Vals: v}, ok
+	}
+	return w.mergeRef(c, a, b)
+}
+
+// mergeAll merges two lists of values element by element.
+func (w *World) mergeAll(c *term.Term, a, b []Value) ([]Value, bool) {
+	if len(a) != len(b) {
+		return nil, false
+	}
+	out := make([]Value, len(a))
+	for i := range a {
+		m, ok := w.merge(c, a[i], b[i])
+		if !ok {
+			return nil, false
+		}
+		out[i] = m
+	}
+	return out, true
+}
+
+// mergeRef merges values that refer to something: pointers and slices
+// into one object, interfaces of one dynamic type, one function.
+func (w *World) mergeRef(c *term.Term, a, b Value) (Value, bool) {
+	switch a := a.(type) {
 	case Ptr:
 		b, ok := b.(Ptr)
 		if !ok || a.Obj != b.Obj {
@@ -201,36 +246,6 @@ func (w *World) merge(c *term.Term, a, b Value) (Value, bool) {
 		p, ok := w.mergePath(c, a.Path, b.Path)
 		return Slice{Obj: a.Obj, Path: p, Off: w.B.Ite(c, a.Off, b.Off), Len: w.B.Ite(c, a.Len, b.Len),
 			Cap: w.B.Ite(c, a.Cap, b.Cap)}, ok
-	case *Struct:
-		b, ok := b.(*Struct)
-		if !ok || len(a.Fields) != len(b.Fields) {
-			return nil, false
-		}
-		if a == b {
-			return a, true
-		}
-		out := &Struct{Fields: make([]Value, len(a.Fields))}
-		for i := range a.Fields {
-			if out.Fields[i], ok = w.merge(c, a.Fields[i], b.Fields[i]); !ok {
-				return nil, false
-			}
-		}
-		return out, true
-	case *Array:
-		b, ok := b.(*Array)
-		if !ok || len(a.Elems) != len(b.Elems) {
-			return nil, false
-		}
-		if a == b {
-			return a, true
-		}
-		out := &Array{Elems: make([]Value, len(a.Elems))}
-		for i := range a.Elems {
-			if out.Elems[i], ok = w.merge(c, a.Elems[i], b.Elems[i]); !ok {
-				return nil, false
-			}
-		}
-		return out, true
 	case Iface:
 		b, ok := b.(Iface)
 		switch {
@@ -245,28 +260,11 @@ func (w *World) merge(c *term.Term, a, b Value) (Value, bool) {
 		return Iface{T: a.T, V: v}, ok
 	case Func:
 		b, ok := b.(Func)
-		if !ok || a.Fn != b.Fn || len(a.Env) != len(b.Env) {
+		if !ok || a.Fn != b.Fn {
 			return nil, false
 		}
-		out := Func{Fn: a.Fn, Env: make([]Value, len(a.Env))}
-		for i := range a.Env {
-			if out.Env[i], ok = w.merge(c, a.Env[i], b.Env[i]); !ok {
-				return nil, false
-			}
-		}
-		return out, true
-	case Tuple:
-		b, ok := b.(Tuple)
-		if !ok || len(a.Vals) != len(b.Vals) {
-			return nil, false
-		}
-		out := Tuple{Vals: make([]Value, len(a.Vals))}
-		for i := range a.Vals {
-			if out.Vals[i], ok = w.merge(c, a.Vals[i], b.Vals[i]); !ok {
-				return nil, false
-			}
-		}
-		return out, true
+		env, ok := w.mergeAll(c, a.Env, b.Env)
+		return Func{Fn: a.Fn, Env: env}, ok
 	}
 	return nil, false
 }

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"go/types"
+	"io"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -69,6 +70,8 @@ type World struct {
 	// it before it unrolls one more iteration of a loop whose exit
 	// depends on the inputs; nil means every condition can.
 	Feasible func(*term.Term) (bool, error)
+	// Debug, if set, receives a line for each question to Feasible.
+	Debug io.Writer
 
 	sizes   types.Sizes
 	base    map[int]Value
