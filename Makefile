@@ -5,7 +5,7 @@ BENCHTIME ?= 1s
 COUNT     ?= 6
 LEVEL     ?= quick
 
-.PHONY: test fuzz libfuzzer bench bench-peers bench-sweep bench-small gate lint ci mutation peers
+.PHONY: test fuzz libfuzzer bench bench-peers bench-sweep bench-small gate lint ci mutation peers prove
 
 test:
 	$(GO) test ./...
@@ -127,6 +127,12 @@ lint:
 	$(GO) vet ./...
 	cd bench && $(GO) vet ./...
 	cd peers && $(GO) vet ./...
+	cd prove && $(GO) vet ./...
+
+# The proofs of the generic kernels (the nested module prove/; needs z3 or
+# cvc5): docs/equivalence.md#proofs-the-prove-method.
+prove:
+	cd prove && $(GO) run ./cmd/equivprove -level $(LEVEL) -fuzzdir ../fuzz/testdata/fuzz
 
 ci:
 	bash .ci/run

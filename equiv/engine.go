@@ -130,6 +130,8 @@ type Result struct {
 	// applied to (by the method, its lanes and its concurrent caller):
 	// see Harness and CheckContracts.
 	Applied []Applied
+	// Bounds is what a proof method found per input size (Run.Bound).
+	Bounds []Bound
 }
 
 // Check runs every method of s at the configured level and returns the
@@ -290,6 +292,7 @@ func (r *Run) finish(res Result, m Method, err, concErr error) Result {
 	res.Checked = r.checked
 	res.Domain = r.domain()
 	res.Applied = r.cfg.applied.list()
+	res.Bounds = r.bounds
 	if res.Err == nil && !r.cfg.stopped() {
 		res.Err = r.unreachedErr(m.Split)
 	}
@@ -337,6 +340,7 @@ type Run struct {
 	passed      int
 	failedAt    *atomic.Int64 // the earliest unit a lane failed in (lanes.go)
 	index       uint64        // the method's position in its suite, which seeds rng
+	bounds      []Bound       // a proof method's outcomes per size (bound.go)
 }
 
 // Pair and Method name what is running.

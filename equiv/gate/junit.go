@@ -51,6 +51,7 @@ type junitCase struct {
 	Failure   *junitFailure `xml:"failure,omitempty"`
 	Error     *junitFailure `xml:"error,omitempty"`
 	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"` // a proof method's sizes (bounds.go)
 }
 
 type junitFailure struct {
@@ -79,7 +80,7 @@ func (rep *report) junit() junitSuites {
 				Properties: []junitProperty{{"level", rep.Level}, {"seed", rep.Seed}, {"goos", rep.GOOS}, {"goarch", rep.GOARCH}}})
 		}
 		s := &doc.Suites[i]
-		c := junitCase{Classname: name, Name: r.Method, Time: seconds(r.ElapsedNS)}
+		c := junitCase{Classname: name, Name: r.Method, Time: seconds(r.ElapsedNS), SystemOut: boundsText(r)}
 		switch r.Status {
 		case statusFail:
 			c.Failure = &junitFailure{Message: firstLine(orReason(r.Error, r.Reason)), Type: "mismatch", Body: failureBody(r)}

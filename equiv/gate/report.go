@@ -45,6 +45,8 @@ type row struct {
 	Narrowed       []string        `json:"narrowed,omitempty"`
 	Domain         *domain         `json:"domain,omitempty"`
 	Counterexample *counterexample `json:"counterexample,omitempty"`
+	Bounds         []bound         `json:"bounds,omitempty"` // a proof method's sizes (bounds.go)
+	boundsLine     string          // Bounds' summary, for the table
 	err            error           // the method's error, if any
 	domainLine     string          // Domain's one-line summary, for -v
 	ce             *equiv.Counterexample
@@ -135,6 +137,7 @@ func resultRow(v Variant, res equiv.Result) row {
 	r := row{Pair: res.Pair, Variant: v.Name, Method: res.Method, Checked: res.Checked,
 		ElapsedNS: res.Elapsed.Nanoseconds(), Status: statusPass, err: res.Err,
 		Unchecked: res.Unchecked, Narrowed: res.Narrowed, Domain: domainOf(res.Domain), domainLine: res.Domain.String(), note: v.Note}
+	r.Bounds, r.boundsLine = boundsOf(res.Bounds)
 	switch {
 	case res.Interrupted:
 		r.Status, r.Reason = statusNotRun, res.Skipped

@@ -29,6 +29,7 @@ func resultCell(r row, width int) string {
 	if len(r.Narrowed) > 0 {
 		marks += " [narrowed]"
 	}
+	marks += boundsMark(r)
 	reason := strings.TrimPrefix(strings.TrimPrefix(r.Reason, r.Pair+"/"+r.Method+": "), "not run: ")
 	if reason == "" {
 		return status + marks
@@ -55,6 +56,7 @@ func (p *rowPrinter) details(r row) {
 	if r.domainLine != "" {
 		fmt.Fprintf(p.w, "    domain: %s\n", r.domainLine)
 	}
+	p.boundsDetails(r)
 }
 
 // printNotes prints, under the table, once for all the rows: which

@@ -71,6 +71,19 @@ var quicContractRecords = []struct{ bug, fn, record, axis string }{
 		"nested calls: a byte reader whose ReadByte calls ReadVarint, with a varint of 2 bytes or more"},
 }
 
+// QUICContractImpls returns the Impl of the contract bug named name
+// (without the "quic/" prefix) and its twin, each setting only the
+// function the bug is in, for the prove module's tests, which replay
+// their counterexamples on them; ok is false for an unknown name.
+func QUICContractImpls(name string) (bad, twin quictest.Impl, ok bool) {
+	for _, r := range quicContractRecords {
+		if r.bug == name {
+			return quicContractImpl(name, r.fn), quicContractImpl("", r.fn), true
+		}
+	}
+	return quictest.Impl{}, quictest.Impl{}, false
+}
+
 // quicContractImpl is the Impl of the function fn with bug switched on
 // ("" for none).
 func quicContractImpl(bug, fn string) quictest.Impl {

@@ -82,6 +82,18 @@ var u8Bugs = []struct{ name, record, axis string }{
 		"Reader: a character split across two frames (a warm-up frame and Reset)"},
 }
 
+// UTF8Impls returns the known-bad validator named name (without the
+// "utf8/" prefix) and its twin, for the prove module's tests, which
+// replay their counterexamples on them; ok is false for an unknown name.
+func UTF8Impls(name string) (bad, twin utf8validtest.Impl, ok bool) {
+	for _, b := range u8Bugs {
+		if b.name == name {
+			return utf8Impl(name), utf8Impl(""), true
+		}
+	}
+	return utf8validtest.Impl{}, utf8validtest.Impl{}, false
+}
+
 // utf8Impl is the model validator with bug switched on ("" for none).
 func utf8Impl(bug string) utf8validtest.Impl {
 	return utf8validtest.Impl{
