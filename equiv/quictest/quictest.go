@@ -305,7 +305,7 @@ func (impl Impl) validate() error {
 // pages apply to, and one with only AppendVarint nothing for guard pages:
 // those methods are reported skipped.
 func NewSuite(impl Impl) equiv.Suite {
-	s := equiv.Suite{Pair: "quic", Corpus: corpus.FS}
+	s := equiv.Suite{Pair: "quic", Corpus: corpus.FS, Contracts: contracts}
 	if s.Err = impl.validate(); s.Err != nil {
 		return s
 	}

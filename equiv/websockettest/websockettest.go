@@ -189,6 +189,7 @@ func NewSuite(impl Impl) equiv.Suite {
 	return equiv.Suite{
 		Pair:      pair,
 		Unchecked: unchecked,
+		Contracts: contracts,
 		// The order seeds each method's random source: keep it.
 		Methods: []equiv.Method{
 			method(equiv.MethodVectors, (*checker).vectors),
