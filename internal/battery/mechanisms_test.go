@@ -59,21 +59,25 @@ var mechanisms = []struct {
 	// octets flush against a writable range.
 	{"edges", &contractknob.NoEdges, equiv.EdgeSkip, "", false, []string{
 		"checksum/put/word-store-rmw", "checksum/digest/sum-word-store", "checksum/sum/tail-word-over-read",
+		"utf8/unmask/tail-word-rmw",
 	}},
 	{"exact-append", &contractknob.NoExactAppend, nil, "", false, []string{
 		"checksum/digest/sum-room-off-by-two",
 	}},
 	{"reuse", &contractknob.NoReuse, nil, "", false, []string{
-		"checksum/sum/memo-by-address",
+		"checksum/sum/memo-by-address", "utf8/valid/memo-by-address",
 	}},
 	{"history", &contractknob.NoHistory, nil, "", false, []string{
-		"checksum/digest/lazy-after-512-writes",
+		"checksum/digest/lazy-after-512-writes", "utf8/validator/lazy-after-1024-writes",
 	}},
 	{"scale", &contractknob.NoScale, nil, "", false, []string{
-		"checksum/sum/wide-path-tail",
+		"checksum/sum/wide-path-tail", "utf8/valid/halves-split-characters", "utf8/validator/fragmented-large-write",
 	}},
 	{"overlap", &contractknob.NoOverlap, nil, "", false, []string{
-		"checksum/sum/trylock-fallback",
+		"checksum/sum/trylock-fallback", "utf8/valid/trylock-fallback",
+	}},
+	{"io-edges", &contractknob.NoIOEdges, nil, "", false, []string{
+		"utf8/reader/drops-data-with-error",
 	}},
 }
 
