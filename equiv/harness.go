@@ -23,10 +23,15 @@ type Harness struct {
 	calls [maxDepth]*Call // the calls in flight, each with its buffers
 	// counts holds, per Contract, the calls each mechanism (by its index
 	// in Mechanisms) was applied to; last caches the last one used, since
-	// a method calls one function many times in a row.
+	// a method calls one function many times in a row, and recent the
+	// last few, since a check calls a few in turn (New, Write, Reset,
+	// Close), where a map lookup per call was a tenth of a tight loop's
+	// time.
 	counts map[*Contract]*mechCounts
 	lastC  *Contract
 	last   *mechCounts
+	recent [4]recentCounts
+	nextR  int    // the entry of recent to replace next
 	marks  []int  // mechanisms every call counts under for now (Marking, Again)
 	n      uint64 // calls begun
 	before func() // called before the next call runs (Before)
@@ -34,6 +39,12 @@ type Harness struct {
 
 // mechCounts counts calls per mechanism, indexed as Mechanisms.
 type mechCounts [numMechanisms]int64
+
+// recentCounts is an entry of Harness.recent: a Contract and its counts.
+type recentCounts struct {
+	c *Contract
+	n *mechCounts
+}
 
 // The index of each mechanism in Mechanisms, for counting.
 const (
@@ -88,7 +99,7 @@ func (h *Harness) Release() {
 	}
 	h.cfg.applied.add(all)
 	clear(h.counts)
-	h.lastC, h.last = nil, nil
+	h.lastC, h.last, h.recent = nil, nil, [4]recentCounts{}
 }
 
 // Config is the configuration the harness checks under.
@@ -97,14 +108,26 @@ func (h *Harness) Config() *Config { return h.cfg }
 // note counts one call of c under mechanism number m.
 func (h *Harness) note(c *Contract, m int) {
 	if c != h.lastC {
-		n := h.counts[c]
-		if n == nil {
-			n = new(mechCounts)
-			h.counts[c] = n
-		}
-		h.lastC, h.last = c, n
+		h.lastC, h.last = c, h.countsOf(c)
 	}
 	h.last[m]++
+}
+
+// countsOf returns c's counts, from recent if they are there.
+func (h *Harness) countsOf(c *Contract) *mechCounts {
+	for _, r := range h.recent {
+		if r.c == c {
+			return r.n
+		}
+	}
+	n := h.counts[c]
+	if n == nil {
+		n = new(mechCounts)
+		h.counts[c] = n
+	}
+	h.recent[h.nextR] = recentCounts{c, n}
+	h.nextR = (h.nextR + 1) % len(h.recent)
+	return n
 }
 
 // Call begins a call of the function c declares and returns it, with no
@@ -215,7 +238,10 @@ func (k *Call) param(i int, want ...Access) Param {
 			return p
 		}
 	}
-	panic(fmt.Sprintf("equiv: %s's parameter %s %s, not %v", k.c.Func, p.Name, p.Access, want))
+	// want is cloned so that it does not escape: the caller's variadic
+	// slice then stays on its stack, where it was a heap allocation per
+	// call.
+	panic(fmt.Sprintf("equiv: %s's parameter %s %s, not %v", k.c.Func, p.Name, p.Access, slices.Clone(want)))
 }
 
 // Bytes places data for parameter i, a slice the function reads (on

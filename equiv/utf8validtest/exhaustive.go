@@ -237,11 +237,11 @@ func (c *checker) grid(r *equiv.Run) error {
 					{Func: "Validator", Text: text, Align: align},
 					{Func: "Unmask", Text: text, Align: align, Key: keyOf(n + align), Pos: align & 3},
 				} {
-					ce, ok := c.compare(in)
+					ce, compared := c.compare(in)
 					if ce != nil {
 						ce.Args += " class=" + cl.name
 					}
-					if err := count(ce, ok); err != nil {
+					if err := count(ce, compared); err != nil {
 						return err
 					}
 				}

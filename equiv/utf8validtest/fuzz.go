@@ -40,8 +40,8 @@ func (c *checker) fuzzInput(text []byte, k uint32, pos int, planBytes []byte) (*
 	p := decodePlan(planBytes, len(text))
 	compared := 0
 	for _, in := range p.inputs(text, keyBytes(k), pos) {
-		ce, ok := c.compare(in)
-		if ok {
+		ce, n := c.compare(in)
+		if n > 0 {
 			compared = 1
 		}
 		if ce != nil {
@@ -165,7 +165,8 @@ func decodePlan(b []byte, n int) plan {
 
 // encodable reports whether encodePlan can write p.
 func (p plan) encodable() bool {
-	return len(p.splits) <= maxSplits && (len(p.splits) == 0 || slices.Max(p.splits) <= 0xffff) && p.rc.at <= 0xffff
+	return len(p.splits) <= maxSplits && (len(p.splits) == 0 || slices.Max(p.splits) <= 0xffff) && p.rc.at <= 0xffff &&
+		p.rc.kind < numSources
 }
 
 // encodePlan is the inverse of decodePlan for an encodable plan.

@@ -44,11 +44,11 @@ func (c *checker) guard(r *equiv.Run) error {
 				for _, site := range []guardSite{{gs[0], true}, {gs[0], false}} {
 					c.site = &site
 					for _, in := range guardInputs(text, n) {
-						ce, ok := c.compare(in)
+						ce, compared := c.compare(in)
 						if ce != nil {
 							ce.Args += " " + site.String()
 						}
-						if err := count(ce, ok); err != nil {
+						if err := count(ce, compared); err != nil {
 							c.site = nil
 							return err
 						}

@@ -80,25 +80,37 @@ type Reader interface {
 //
 // Beyond its results, every function keeps this contract, which every
 // method checks on every input it compares (docs/equivalence.md, "The
-// contract"):
+// contract"; contracts below is the same as data, which the engine's
+// harness applies to every call):
 //
 //   - Reads: a text only in [0:len]: not its spare capacity (which holds
 //     canaries), not before or past it (guard pages). nil and empty texts
 //     are alike.
 //   - Writes: Valid and Write never write their input, not even for a
 //     moment (it lies on read-only pages); Unmask writes b[:len(b)] and
-//     nothing else; a Reader's Read writes p[:n].
+//     nothing else, nor reads and writes back the octets around it (they
+//     lie on read-only pages); a Reader's Read writes p[:n] and nothing
+//     outside p.
 //   - Keeps: nothing it is given once it returns: each piece written is
 //     overwritten once Write returns, so a Validator must carry a partial
-//     character in its own state.
+//     character in its own state; a Reader keeps the reader NewReader or
+//     Reset gives it, and reads it, once per Read, in every form io.Reader
+//     allows (short reads, data with an error, 0 and nil, a count out of
+//     range).
 //   - Shares: every function may be called from several goroutines at
-//     once (each method runs beside a concurrent caller), a Reader from
-//     inside another Reader's Read (its underlying reader is one); a
+//     once (each method runs beside a concurrent caller, and the scale
+//     method calls each from two goroutines released together), a Reader
+//     from inside another Reader's Read (its underlying reader is one); a
 //     Validator or Reader value is used by one goroutine at a time.
 //   - Results: Close and Offset do not change the state (writing may go
-//     on after them); Reset starts over; a Reader's Reset starts a new
+//     on after them); Reset starts over, however long the text before it
+//     and however many Resets came before; a Reader's Reset starts a new
 //     frame whether handed a new reader or the one it has, and keeps the
-//     Validator's state.
+//     Validator's state. The same slice passed again with other contents
+//     is a new text.
+//   - Scale: texts of any length (the scale method reaches 4 MiB, 64 MiB
+//     at Standard), single Writes, Unmasks and Reads of 32 KiB and more,
+//     and a Validator or Reader after a thousand calls and more.
 type Impl struct {
 	// Name optionally labels the implementation in messages ("avx2").
 	Name string
@@ -115,6 +127,63 @@ type Impl struct {
 	NewReader func(r io.Reader, key [4]byte, v Validator) Reader
 }
 
+// contracts are Impl's contract above, as data: one per function and per
+// method of a Validator and a Reader, which the engine's harness applies
+// to every call (equiv.Harness) and TestContracts compares with Impl and
+// with what a quick run applied (equiv.CheckContracts). A parameter's
+// Access is equiv.Reads unless it says otherwise; nothing is Serial.
+var contracts = []equiv.Contract{
+	{Func: "Valid", Params: []equiv.Param{{Name: "b"}}},
+	{Func: "NewValidator"},
+	{Func: "Validator.Write", Params: []equiv.Param{{Name: "p"}}, Object: true},
+	// Close's verdict, like Offset's count, is of every octet written
+	// so far: its length axis is the text's.
+	{Func: "Validator.Close", Object: true, Length: true},
+	{Func: "Validator.Reset", Object: true},
+	{Func: "NewReader", Params: []equiv.Param{{Name: "r", Access: equiv.ReadsFrom, Keeps: true}}, NotApplicable: keepsReader},
+	{Func: "Reader.Read", Params: []equiv.Param{{Name: "p", Access: equiv.Writes}, {Name: "r", Access: equiv.ReadsFrom, Keeps: true}},
+		Object: true},
+	{Func: "Reader.Reset", Params: []equiv.Param{{Name: "r", Access: equiv.ReadsFrom, Keeps: true}}, Object: true,
+		NotApplicable: keepsReader},
+}
+
+// optional are the contracts of the methods a Validator is checked for
+// when it has them (Unmasker, Offsetter), which no Impl function returns
+// as such: TestContracts checks them as CheckContracts checks the rest.
+var optional = []equiv.Contract{
+	{Func: "Unmasker.Unmask", Params: []equiv.Param{{Name: "b", Access: equiv.Writes}}, Object: true},
+	{Func: "Offsetter.Offset", Object: true, Length: true},
+}
+
+// keepsReader says why NewReader and Reader.Reset, which take the reader
+// a Reader reads, meet neither io's (n, err) forms nor the scale of a
+// stream themselves.
+var keepsReader = map[equiv.Mechanism]string{
+	equiv.MechIOEdges: "keeps r for the Reads that follow and reads nothing from it: Reader.Read meets every (n, err) r returns",
+	equiv.MechScale:   "keeps r and returns: the length of the stream is Reader.Read's axis",
+}
+
+// contract returns the Contract of fn, one of contracts' or optional's
+// Funcs.
+func contract(fn string) *equiv.Contract {
+	for _, table := range [][]equiv.Contract{contracts, optional} {
+		for i := range table {
+			if table[i].Func == fn {
+				return &table[i]
+			}
+		}
+	}
+	panic("utf8validtest: no contract for " + fn)
+}
+
+// The contracts, looked up once.
+var (
+	cValid, cNew, cWrite          = contract("Valid"), contract("NewValidator"), contract("Validator.Write")
+	cClose, cReset                = contract("Validator.Close"), contract("Validator.Reset")
+	cNewReader, cRead, cReadReset = contract("NewReader"), contract("Reader.Read"), contract("Reader.Reset")
+	cUnmask, cOffset              = contract("Unmasker.Unmask"), contract("Offsetter.Offset")
+)
+
 // GridLen is the longest text of the suite's grid of lengths × alignments
 // × text classes: twice the widest stride of the optimized code (the
 // AVX-512 Unmask's turn of four 64-octet blocks) plus a block, so that
@@ -124,7 +193,7 @@ type Impl struct {
 const GridLen = 9 * 64
 
 // NewSuite returns the suite that checks impl: the methods vectors,
-// guard, properties and exhaustive, and the fuzz target FuzzUTF8 whose
+// guard, properties, exhaustive and scale, and the fuzz target FuzzUTF8 whose
 // seed corpus (corpus/utf8) the engine's corpus method replays. If
 // impl.Valid and impl.NewValidator are both nil, or NewReader is set
 // without NewValidator, the suite's Err says so and nothing runs. A Suite
@@ -145,17 +214,22 @@ func NewSuite(impl Impl) equiv.Suite {
 	exhaustive.Split, exhaustive.Lanes, exhaustive.Long = true, true, true
 	guard := method(equiv.MethodGuard, (*checker).guard)
 	guard.Skip = equiv.GuardSkip()
+	scale := method(equiv.MethodScale, (*checker).scale)
+	scale.Split, scale.Long = true, true
 	return equiv.Suite{
 		Pair:      pair,
 		Unchecked: uncheckedFuncs(impl),
-		// The order seeds each method's random source: keep it. The
+		// The order seeds each method's random source: keep it (the
+		// exhaustive method draws from its own sources, so that the scale
+		// method, added before it, changed none of its inputs). The
 		// exhaustive method, with its 33.5 million 3-octet texts, comes
 		// after the others, so that a bug they show is caught in
-		// milliseconds rather than after it.
+		// milliseconds or a second rather than after it.
 		Methods: []equiv.Method{
 			method(equiv.MethodVectors, (*checker).vectors),
 			guard,
 			method(equiv.MethodProperties, (*checker).properties),
+			scale,
 			exhaustive,
 		},
 		Targets:  []equiv.FuzzTarget{fuzzTarget(impl)},
@@ -246,6 +320,9 @@ type Input struct {
 	Underlying string  // a Reader's underlying reader
 
 	rc readerCase // a Reader's underlying reader and warm-up, as the plan gives them
+	// oracle, for a scale text of filler and windows, judges it in the
+	// reference's place at the cost of its windows (scaleOracle).
+	oracle *scaleOracle
 }
 
 // Exclude declares the inputs for which out returns true out of the

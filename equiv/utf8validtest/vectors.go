@@ -82,7 +82,8 @@ var vectors = []vector{
 
 // vectors checks the reference against each vector (the oracle must agree
 // with its source), then the implementation on each, its every
-// truncation and the vector with trailing junk: Valid, Write in one piece,
+// truncation, the vector with trailing junk and the vector after runs of
+// ASCII (afterASCII): Valid, Write in one piece,
 // in 1-octet pieces (Autobahn 6.3.2's fragmentation) and in every split in
 // two, Unmask likewise at every key phase, and a Reader over iotest's
 // one-octet reader and a plain one; then a Reader under
@@ -95,17 +96,47 @@ func (c *checker) vectors(r *equiv.Run) error {
 		}
 		for _, text := range vectorTexts(v.text) {
 			for _, in := range vectorInputs(text) {
-				ce, ok := c.compare(in)
+				ce, compared := c.compare(in)
 				if ce != nil {
 					ce.Args += fmt.Sprintf(" vector=%q", v.source)
 				}
-				if err := count(ce, ok); err != nil {
+				if err := count(ce, compared); err != nil {
 					return err
 				}
 			}
 		}
+		for _, in := range afterASCII(v.text) {
+			ce, compared := c.compare(in)
+			if ce != nil {
+				ce.Args += fmt.Sprintf(" vector=%q after ASCII", v.source)
+			}
+			if err := count(ce, compared); err != nil {
+				return err
+			}
+		}
 	}
 	return c.readerContract(r)
+}
+
+// asciiRuns are the lengths of the ASCII runs afterASCII puts before a
+// vector: one octet short of the optimized code's strides (16, 32 and 64
+// octets), so that the vector's first octet is the last of a block that
+// starts with ASCII, and a path that skips an all-ASCII block must look
+// at it (simdjson/simdjson#1169: 63 spaces then FF accepted).
+var asciiRuns = []int{15, 31, 63}
+
+// afterASCII are the inputs of text after each of asciiRuns' runs of
+// spaces, whole: Valid, one Write, and one Unmask at every key phase.
+func afterASCII(text []byte) []Input {
+	var ins []Input
+	for _, run := range asciiRuns {
+		t := cat(bytes.Repeat([]byte(" "), run), text)
+		ins = append(ins, Input{Func: "Valid", Text: t}, Input{Func: "Validator", Text: t, Align: run & 7})
+		for pos := range 4 {
+			ins = append(ins, Input{Func: "Unmask", Text: t, Align: pos, Key: vectorKey, Pos: pos})
+		}
+	}
+	return ins
 }
 
 // oracle checks the reference's verdict on v against v's source.
@@ -210,16 +241,14 @@ func (c *checker) readerContract(r *equiv.Run) error {
 	return nil
 }
 
-// tally returns a function that counts a check's comparison, if it made
-// one, and turns its counterexample into the method's failure.
-func tally(r *equiv.Run) func(*equiv.Counterexample, bool) error {
-	return func(ce *equiv.Counterexample, compared bool) error {
+// tally returns a function that counts a check's comparisons, if it made
+// any, and turns its counterexample into the method's failure.
+func tally(r *equiv.Run) func(*equiv.Counterexample, int) error {
+	return func(ce *equiv.Counterexample, compared int) error {
 		if ce != nil {
 			return r.Fail(ce)
 		}
-		if compared {
-			r.Count(1)
-		}
+		r.Count(compared)
 		return nil
 	}
 }

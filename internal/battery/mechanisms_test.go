@@ -61,6 +61,7 @@ var mechanisms = []struct {
 		"checksum/put/word-store-rmw", "checksum/digest/sum-word-store", "checksum/sum/tail-word-over-read",
 		"websocket/mask/word-rmw-past-len", "websocket/maskwriter/word-load-past-p",
 		"quic/packets/padding-word-over-read", "quic/withlen/word-rmw",
+		"utf8/unmask/tail-word-rmw",
 	}},
 	{"exact-append", &contractknob.NoExactAppend, nil, "", false, []string{
 		"checksum/digest/sum-room-off-by-two",
@@ -74,24 +75,29 @@ var mechanisms = []struct {
 	{"reuse", &contractknob.NoReuse, nil, "", false, []string{
 		"checksum/sum/memo-by-address", "websocket/maskcopy/memo-by-address", "websocket/maskwriter/memo-by-address",
 		"quic/packets/parsed-at-call", "quic/header/memo-by-address",
+		"utf8/valid/memo-by-address",
 	}},
 	{"history", &contractknob.NoHistory, nil, "", false, []string{
 		"checksum/digest/lazy-after-512-writes", "websocket/maskwriter/lazy-after-512-writes",
 		"quic/readvarint/bytes-reader-offset-uint16",
+		"utf8/validator/lazy-after-1024-writes",
 	}},
 	{"scale", &contractknob.NoScale, nil, "", false, []string{
 		"checksum/sum/wide-path-tail", "websocket/mask/wide-path-tail", "websocket/maskreader/wide-read-phase",
 		"quic/append/offset-uint16",
+		"utf8/valid/halves-split-characters", "utf8/validator/fragmented-large-write",
 	}},
 	{"overlap", &contractknob.NoOverlap, nil, "", false, []string{
 		"checksum/sum/trylock-fallback", "websocket/maskcopy/trylock-fallback", "websocket/maskwriter/trylock-fallback",
 		"quic/packets/pool-fallback",
+		"utf8/valid/trylock-fallback",
 	}},
 	// NoIOEdges makes every reader and writer under a streamer a plain
 	// one (websockettest's, but for its nested ones).
 	{"io-edges", &contractknob.NoIOEdges, nil, "", false, []string{
 		"websocket/maskwriter/drops-error-with-full-count", "websocket/maskreader/timeout-data-masked",
 		"quic/peekvarint/error-before-data",
+		"utf8/reader/drops-data-with-error",
 	}},
 }
 

@@ -14,7 +14,7 @@ import (
 // with the switch off.
 func utf8Bugs() []Bug {
 	var bugs []Bug
-	for _, b := range u8Bugs {
+	for _, b := range append(u8Bugs[:len(u8Bugs):len(u8Bugs)], u8ScaleBugs...) {
 		bugs = append(bugs, Bug{Name: "utf8/" + b.name, Record: b.record, Axis: b.axis,
 			Bad: utf8validtest.NewSuite(utf8Impl(b.name)), Twin: utf8validtest.NewSuite(utf8Impl("")), TwinKey: "utf8/model"})
 	}
@@ -108,6 +108,9 @@ func utf8Impl(bug string) utf8validtest.Impl {
 
 // modelValid is Valid: a Validator over b, with the one-shot path's bugs.
 func modelValid(b []byte, bug string) bool {
+	if v, ok := scaleValid(b, bug); ok {
+		return v
+	}
 	switch {
 	case bug == "valid-scratch-in-place" && len(b) > 0:
 		last := b[len(b)-1]
@@ -144,6 +147,8 @@ type utf8Model struct {
 	view    []byte  // keeps-tail-view: the caller's octets instead
 	failed  bool    //
 	offset  int64   //
+	writes  int     // Writes since the last Reset (validator/lazy-after-1024-writes)
+	lax     bool    // valid/trylock-fallback's second table
 }
 
 // lead returns the length of the character that starts with o and the
@@ -151,6 +156,10 @@ type utf8Model struct {
 func (m *utf8Model) lead(o byte) (n int, lo, hi byte) {
 	lo, hi = 0x80, 0xbf
 	switch {
+	case m.lax && (o == 0xe0 || o == 0xed):
+		return 3, lo, hi
+	case m.lax && (o == 0xf0 || o == 0xf4):
+		return 4, lo, hi
 	case o < 0x80:
 		return 1, 0, 0
 	case o >= 0xc2 && o <= 0xdf, m.bug == "accepts-overlong-2" && (o == 0xc0 || o == 0xc1):
@@ -233,7 +242,14 @@ func (m *utf8Model) Write(p []byte) (int, error) {
 	if m.bug == "loses-state-at-split" && m.n == 3 {
 		m.n = 0 // the fourth octet of a 4-octet character seen as a lone continuation
 	}
+	if m.writes++; m.bug == "validator/lazy-after-1024-writes" && m.writes > 1024 {
+		m.n = 0 // the block path starts every Write between characters
+	}
+	fragments := m.bug == "validator/fragmented-large-write" && !m.oneShot && len(p) >= 512<<10
 	for i := range p {
+		if fragments && i > 0 && i%(64<<10) == 0 {
+			m.n = 0 // each fragment from between characters, nothing carried
+		}
 		if !m.accept(p, i) {
 			if m.bug == "fails-late" {
 				m.failed = true // and say nothing until Close
@@ -298,6 +314,9 @@ func (m *utf8Model) Unmask(b []byte, key [4]byte, pos int) (next, n int, err err
 		pos = 0
 	}
 	next = websocket.Mask(b, key, pos)
+	if m.bug == "unmask/tail-word-rmw" {
+		tailWordRMW(b)
+	}
 	n, err = m.Write(b)
 	if err != nil && m.bug == "unmask-stops-at-failure" && n+1 < len(b) {
 		websocket.Mask(b[n+1:], key, pos+n+1) // masked again: left as it came
@@ -317,6 +336,9 @@ func (r *utf8Reader) Read(p []byte) (int, error) {
 	n, err := r.r.Read(p)
 	if n < 0 || n > len(p) {
 		return 0, websocket.ErrInvalidRead
+	}
+	if err != nil && err != ref.ErrInvalid && n > 0 && r.v.bug == "reader/drops-data-with-error" {
+		return n, err // the octets returned with an io error neither unmasked nor validated
 	}
 	var verr error
 	r.pos, _, verr = r.v.Unmask(p[:n], r.key, r.pos)
