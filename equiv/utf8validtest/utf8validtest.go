@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"testing"
 
 	"github.com/equivcheck/equivcheck/corpus"
@@ -219,6 +220,7 @@ func NewSuite(impl Impl) equiv.Suite {
 	return equiv.Suite{
 		Pair:      pair,
 		Unchecked: uncheckedFuncs(impl),
+		Contracts: append(slices.Clip(contracts), optional...),
 		// The order seeds each method's random source: keep it (the
 		// exhaustive method draws from its own sources, so that the scale
 		// method, added before it, changed none of its inputs). The
