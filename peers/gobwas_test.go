@@ -1,8 +1,10 @@
 package peers
 
 import (
+	"errors"
 	"io"
 	"math"
+	"syscall"
 	"testing"
 
 	"github.com/gobwas/ws"
@@ -32,8 +34,11 @@ var gobwasImpl = websockettest.Impl{
 
 // gobwasOptions: Cipher takes pos as a stream offset, which it adds to
 // each octet's index in an int; the cipher streams trust the counts of
-// the reader or writer under them.
-var gobwasOptions = []equiv.Option{websockettest.StreamOffsetPos(), websockettest.ValidUnderlyingCounts()}
+// the reader or writer under them; CipherWriter hands an empty Write to
+// the writer under it, and returns that writer's answer
+// (websocket-writer-no-empty-call, docs/strictness.md).
+var gobwasOptions = []equiv.Option{websockettest.StreamOffsetPos(), websockettest.ValidUnderlyingCounts(),
+	websockettest.Relax("websocket-writer-no-empty-call")}
 
 func TestPeerGobwas(t *testing.T) {
 	t.Parallel()
@@ -55,4 +60,22 @@ func TestDivergeGobwas(t *testing.T) {
 	assertDivergence(t, "gobwas: CipherWriter passes a short count on",
 		websockettest.Check(websockettest.Impl{Mask: gobwasImpl.Mask, NewMaskWriter: gobwasImpl.NewMaskWriter}, vectorsOnly),
 		`MaskWriter(len=1 key=37fa213d over "short count once at 0"`, `= call 1 Write(1) = 0, <nil>;`, `want call 1 Write(1) = 0, short write;`)
+	// The suite meets it where one of its writers answers an empty Write
+	// with an error (the exhaustive and guard methods, by their draws):
+	// here directly, over a writer that does.
+	n, err := wsutil.NewCipherWriter(eagainOnEmpty{}, [4]byte{0xde, 0xad, 0xbe, 0xef}).Write(nil)
+	if n != 0 || !errors.Is(err, syscall.EAGAIN) {
+		t.Errorf("gobwas: CipherWriter.Write(nil) over a writer failing an empty Write = %d, %v; want 0, EAGAIN (has the peer changed? docs/peers.md, gobwas-3)", n, err)
+	}
+}
+
+// eagainOnEmpty fails an empty Write with EAGAIN, as a non-blocking
+// socket's writer may, and takes every other Write whole.
+type eagainOnEmpty struct{}
+
+func (eagainOnEmpty) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, syscall.EAGAIN
+	}
+	return len(p), nil
 }

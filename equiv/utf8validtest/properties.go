@@ -106,7 +106,10 @@ func (c *checker) laws() []law {
 			n1, e1 := parts.Write(text[:cut])
 			n2, e2 := parts.Write(text[cut:])
 			if e1 != nil {
-				return err != nil && n1 == n && e2 != nil && n2 == 0
+				// An empty Write after the failure fails too, unless the
+				// clause is relaxed (Relax).
+				emptyOK := cut == len(text) && c.cfg.Relaxed(emptyWriteFails)
+				return err != nil && n1 == n && (e2 != nil || emptyOK) && n2 == 0
 			}
 			return (err == nil) == (e2 == nil) && n1+n2 == n
 		}, texts, cuts)})
