@@ -74,6 +74,10 @@ type Config struct {
 	shardK        int
 	shardN        int
 	sampleN       int // WithSample
+	// unit is 1 + the index of the unit of a Split method's enumeration
+	// whose calls are being made (Run.Mine), 0 outside one: a Harness
+	// counts a unit's calls from a point the index fixes (Again).
+	unit uint64
 
 	serial         bool // no concurrent caller (Serial)
 	callTimeout    time.Duration

@@ -78,6 +78,7 @@ func (r *Run) Mine(i int) bool {
 	}
 	if mine {
 		r.owned++
+		r.cfg.unit = uint64(i) + 1
 	}
 	return mine
 }

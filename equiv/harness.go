@@ -33,7 +33,8 @@ type Harness struct {
 	recent [4]recentCounts
 	nextR  int    // the entry of recent to replace next
 	marks  []int  // mechanisms every call counts under for now (Marking, Again)
-	n      uint64 // calls begun
+	tries  uint64 // inputs offered to Again (from its unit's start: sync)
+	unit   uint64 // the Config's unit when tries was last set
 	before func() // called before the next call runs (Before)
 }
 
@@ -183,7 +184,6 @@ func (h *Harness) runBefore() {
 
 // count counts a call of c under the mechanisms that apply to every call.
 func (h *Harness) count(c *Contract) {
-	h.n++
 	if h.cfg.callTimeout > 0 {
 		h.note(c, iWatchdog)
 	}
@@ -382,7 +382,8 @@ func (k *Call) End() {
 // input it cannot vary; a varied input out of scope (Exclude) is not
 // checked, and counted as excluded.
 func Again[T any](h *Harness, in T, vary func(T) (T, bool), check func(T) *Counterexample) (*Counterexample, bool) {
-	if h.n%againEvery != 0 || contractknob.NoReuse.Load() {
+	h.sync()
+	if h.tries++; h.tries%againEvery != 0 || contractknob.NoReuse.Load() {
 		return nil, false
 	}
 	v, ok := vary(in)
@@ -392,6 +393,17 @@ func Again[T any](h *Harness, in T, vary func(T) (T, bool), check func(T) *Count
 	var ce *Counterexample
 	h.Marking(MechReuse, func() { ce = check(v) })
 	return ce, true
+}
+
+// sync starts Again's count of inputs again where a unit of a Split
+// method begins (Run.Mine), from a point the unit's index fixes, so that
+// the inputs Again re-checks are the same whichever shard or lane runs
+// the unit, and after which other unit (a call a checker makes once and
+// keeps, say, falls in whichever unit comes first).
+func (h *Harness) sync() {
+	if u := h.cfg.unit; u != h.unit {
+		h.unit, h.tries = u, u*5
+	}
 }
 
 // againEvery is how often Again re-checks an input with new contents.

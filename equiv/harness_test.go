@@ -2,7 +2,9 @@ package equiv_test
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"unsafe"
 
@@ -230,5 +232,61 @@ func TestHarnessCounts(t *testing.T) {
 	}
 	if err != nil && strings.Contains(err.Error(), "Sum: the contract calls for readonly") {
 		t.Errorf("CheckContracts = %v: readonly was applied", err)
+	}
+}
+
+// TestAgainSameOnEveryShard: the inputs Again re-checks in a Split
+// method's unit are the same whether the whole run or a shard runs the
+// unit, and whatever came before it on its lane (a call made once and
+// kept, as a probe of what the implementation has, included), so that
+// the shards' counts add up to the whole's.
+func TestAgainSameOnEveryShard(t *testing.T) {
+	c := &equiv.Contract{Func: "F", Params: []equiv.Param{{Name: "b"}}}
+	var mu sync.Mutex
+	rechecked := map[int]bool{}
+	s := equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "split", Split: true, Lanes: true, Func: func(r *equiv.Run) error {
+		h := equiv.NewHarness(r.Config())
+		probed := false
+		for unit := range 12 {
+			if !r.Mine(unit) {
+				continue
+			}
+			if !probed {
+				probed = true
+				k := h.Call(c) // a probe, made once per lane
+				k.End()
+			}
+			for i := range 10 + unit {
+				in := unit*100 + i
+				_, again := equiv.Again(h, in, func(v int) (int, bool) { return v, true }, func(v int) *equiv.Counterexample {
+					mu.Lock()
+					rechecked[v] = true
+					mu.Unlock()
+					return nil
+				})
+				r.Count(1 + map[bool]int{true: 1}[again])
+			}
+		}
+		return nil
+	}}}}
+	whole, err := results(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := map[int]bool{}
+	for v := range rechecked {
+		all[v] = true
+	}
+	clear(rechecked)
+	var sum int64
+	for k := 1; k <= 5; k++ {
+		rs, err := results(s, equiv.WithShard(k, 5))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum += rs[0].Checked
+	}
+	if sum != whole[0].Checked || !reflect.DeepEqual(all, rechecked) || len(all) == 0 {
+		t.Errorf("5 shards counted %d and re-checked %v; the whole run %d and %v", sum, rechecked, whole[0].Checked, all)
 	}
 }
