@@ -31,11 +31,12 @@ type Harness struct {
 	lastC  *Contract
 	last   *mechCounts
 	recent [4]recentCounts
-	nextR  int    // the entry of recent to replace next
-	marks  []int  // mechanisms every call counts under for now (Marking, Again)
-	tries  uint64 // inputs offered to Again (from its unit's start: sync)
-	unit   uint64 // the Config's unit when tries was last set
-	before func() // called before the next call runs (Before)
+	nextR  int                 // the entry of recent to replace next
+	marks  []int               // mechanisms every call counts under for now (Marking, Again)
+	called *Contract           // the function of the last Call
+	tries  map[*Contract]int64 // inputs offered to Again, per function of their last call
+	unit   uint64              // the Config's unit when tries was last cleared (sync)
+	before func()              // called before the next call runs (Before)
 }
 
 // mechCounts counts calls per mechanism, indexed as Mechanisms.
@@ -136,6 +137,7 @@ func (h *Harness) countsOf(c *Contract) *mechCounts {
 // been called: a few calls may be in flight at once (one inside the
 // check of another), each with buffers of its own.
 func (h *Harness) Call(c *Contract) *Call {
+	h.called = c
 	var k *Call
 	for i, x := range h.calls {
 		if x == nil {
@@ -373,7 +375,9 @@ func (k *Call) End() {
 	k.active = false
 }
 
-// Again, every againEvery-th input that passed, checks vary(in), the same
+// Again, every againEvery-th input that passed (counted per function of
+// the last call, from a point each unit of a Split method fixes), checks
+// vary(in), the same
 // input with other contents in the same places (the same lengths and
 // alignments, so its slices lie at the same addresses), with check: an
 // implementation that remembers a result by its input's address, or keeps
@@ -383,7 +387,11 @@ func (k *Call) End() {
 // checked, and counted as excluded.
 func Again[T any](h *Harness, in T, vary func(T) (T, bool), check func(T) *Counterexample) (*Counterexample, bool) {
 	h.sync()
-	if h.tries++; h.tries%againEvery != 0 || contractknob.NoReuse.Load() {
+	if h.tries == nil {
+		h.tries = map[*Contract]int64{}
+	}
+	h.tries[h.called]++
+	if (h.tries[h.called]+int64(h.unit)*5)%againEvery != 0 || contractknob.NoReuse.Load() {
 		return nil, false
 	}
 	v, ok := vary(in)
@@ -395,14 +403,15 @@ func Again[T any](h *Harness, in T, vary func(T) (T, bool), check func(T) *Count
 	return ce, true
 }
 
-// sync starts Again's count of inputs again where a unit of a Split
+// sync starts Again's counts of inputs again where a unit of a Split
 // method begins (Run.Mine), from a point the unit's index fixes, so that
 // the inputs Again re-checks are the same whichever shard or lane runs
 // the unit, and after which other unit (a call a checker makes once and
 // keeps, say, falls in whichever unit comes first).
 func (h *Harness) sync() {
 	if u := h.cfg.unit; u != h.unit {
-		h.unit, h.tries = u, u*5
+		h.unit = u
+		clear(h.tries)
 	}
 }
 

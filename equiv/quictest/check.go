@@ -330,9 +330,11 @@ func (c *checker) compareAgain(in Input, at func(Input) *equiv.Counterexample) (
 // other widths), and the value appended, if any, another of the same
 // width. An implementation that remembers a result by its arguments and
 // its buffer's address answers the old one. It returns false for an empty
-// input, one longer than varyMax, and one the configuration excludes.
+// input but an append's (whose room and value still vary), one longer
+// than varyMax, and one the configuration excludes.
 func (c *checker) vary(in Input) (Input, bool) {
-	if len(in.Data) == 0 || len(in.Data) > varyMax {
+	appends := in.Func == funcAppendVarint || in.Func == funcAppendVarintWithLen
+	if len(in.Data) == 0 && !appends || len(in.Data) > varyMax {
 		return in, false
 	}
 	v := in
@@ -343,7 +345,7 @@ func (c *checker) vary(in Input) (Input, bool) {
 	for i, b := range in.Data {
 		v.Data[i] = ^b
 	}
-	if in.Func == funcAppendVarint || in.Func == funcAppendVarintWithLen {
+	if appends {
 		v.Value ^= 1
 	}
 	return v, !equiv.Excluded(c.cfg, v)

@@ -62,7 +62,7 @@ func ExampleCheck_truncated() {
 	err := quictest.Check(quictest.Impl{Name: "sloppy", ParseVarint: sloppyVarint})
 	ce := equiv.Counterexamples(err)[0]
 	fmt.Printf("%s(%x) = %s, want %s\n", ce.Func, ce.Input, ce.Got, ce.Want)
-	// Output: ParseVarint(62) = (8704, 2, nil), want (0, 0, ErrTruncated)
+	// Output: ParseVarint(7b) = (15104, 2, nil), want (0, 0, ErrTruncated)
 }
 
 // A parser with errors of its own is checked by mapping them onto the

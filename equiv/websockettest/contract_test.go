@@ -1,10 +1,7 @@
 package websockettest
 
 import (
-	"fmt"
 	"io"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/equivcheck/equivcheck/equiv"
@@ -57,52 +54,4 @@ func TestFirstWrong(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestContractTable: docs/equivalence.md's table of the pair's contracts
-// is the one contractTable renders from the declarations, so that the
-// two cannot drift apart.
-func TestContractTable(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/equivalence.md")
-	if err != nil {
-		t.Skip(err) // not in a checkout of the module
-	}
-	const begin, end = "<!-- contracts:websocket -->\n", "<!-- /contracts:websocket -->"
-	_, after, ok1 := strings.Cut(string(doc), begin)
-	table, _, ok2 := strings.Cut(after, end)
-	if !ok1 || !ok2 {
-		t.Fatalf("docs/equivalence.md has no %q ... %q block", strings.TrimSpace(begin), end)
-	}
-	if want := contractTable(); table != want {
-		t.Errorf("docs/equivalence.md's contract table is not the declarations'; want:\n%s", want)
-	}
-}
-
-// contractTable renders contracts as a Markdown table: each function's
-// buffers and streams with their access, whether it has state, and the
-// mechanisms that do not apply to it, with why (equiv.Contract.Applies).
-func contractTable() string {
-	var b strings.Builder
-	b.WriteString("| function | buffers and streams | state | mechanisms that do not apply, and why |\n|---|---|---|---|\n")
-	for _, c := range contracts {
-		var params, na []string
-		for _, p := range c.Params {
-			s := fmt.Sprintf("`%s` %s", p.Name, p.Access)
-			if p.Keeps {
-				s += ", kept"
-			}
-			params = append(params, s)
-		}
-		for _, m := range equiv.Mechanisms {
-			if ok, why := c.Applies(m); !ok {
-				na = append(na, fmt.Sprintf("%s: %s", m, why))
-			}
-		}
-		state := ""
-		if c.Object {
-			state = "object"
-		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", c.Func, strings.Join(params, "; "), state, strings.Join(na, "; "))
-	}
-	return b.String()
 }
