@@ -45,3 +45,30 @@ func TestRelax(t *testing.T) {
 		t.Errorf("an unknown clause: %v", err)
 	}
 }
+
+// noOffset is a Validator without Offset (and without Unmask) whose Write
+// of nothing after a failure returns 0, nil.
+type noOffset struct{ v ref.Validator }
+
+func (n *noOffset) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	return n.v.Write(p)
+}
+func (n *noOffset) Close() error { return n.v.Close() }
+func (n *noOffset) Reset()       { n.v.Reset() }
+
+// TestMessageWithoutOffset: a counterexample of a Validator that has no
+// Offset shows no Offset, its own or the reference's (issue 32).
+func TestMessageWithoutOffset(t *testing.T) {
+	impl := utf8validtest.Impl{NewValidator: func() utf8validtest.Validator { return new(noOffset) }}
+	props := equiv.WithMethods(func(m string) bool { return m == equiv.MethodProperties })
+	ces := equiv.Counterexamples(utf8validtest.Check(impl, props, equiv.WithSeed(1)))
+	if len(ces) != 1 {
+		t.Fatalf("want one counterexample, got %d", len(ces))
+	}
+	if msg := ces[0].Error(); strings.Contains(msg, "Offset") || !strings.Contains(msg, "Close") {
+		t.Errorf("counterexample %q: want Close and no Offset", msg)
+	}
+}
