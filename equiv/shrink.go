@@ -70,3 +70,34 @@ func (s *shrinker) remove(chunk int) {
 		}
 	}
 }
+
+// ShrinkPrefix returns the shortest prefix of data that still fails, as
+// a bisection finds it (about log2(len(data)) calls of fails); data
+// itself must fail. ShrinkBytes's budget of tries would take seconds on
+// megabytes: a suite cuts a long input with ShrinkPrefix (and
+// ShrinkSuffix) first, so that a bug that needs many octets (a chunked or
+// parallel path, a counter that wraps) keeps just as many.
+func ShrinkPrefix(data []byte, fails func([]byte) bool) []byte {
+	lo, hi := 0, len(data) // data[:hi] fails; data[:lo] is not known to
+	for hi-lo > 1 {
+		if mid := lo + (hi-lo)/2; fails(data[:mid]) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return data[:hi]
+}
+
+// ShrinkSuffix is ShrinkPrefix for the shortest failing suffix.
+func ShrinkSuffix(data []byte, fails func([]byte) bool) []byte {
+	lo, hi := 0, len(data) // data[lo:] fails; data[hi:] is not known to
+	for hi-lo > 1 {
+		if mid := lo + (hi-lo)/2; fails(data[mid:]) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return data[lo:]
+}

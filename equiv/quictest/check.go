@@ -471,15 +471,7 @@ func shrinkLong(d []byte, fails func([]byte) bool) []byte {
 	if len(d) <= longShrink {
 		return d
 	}
-	lo, hi := 0, len(d) // d[:hi] fails; d[:lo] is not known to
-	for hi-lo > 1 {
-		if mid := lo + (hi-lo)/2; fails(d[:mid]) {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return d[:hi]
+	return equiv.ShrinkPrefix(d, fails)
 }
 
 // headerAt compares ParseHeader, or ParseHeaderWith with in.Options, on

@@ -278,24 +278,7 @@ func shrinkLong(d []byte, fails func([]byte) bool) []byte {
 	if len(d) <= longShrink {
 		return d
 	}
-	lo, hi := 0, len(d) // d[:hi] fails; d[:lo] is not known to
-	for hi-lo > 1 {
-		if mid := lo + (hi-lo)/2; fails(d[:mid]) {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	d = d[:hi]
-	lo, hi = 0, len(d) // d[lo:] fails; d[hi:] is not known to
-	for hi-lo > 1 {
-		if mid := lo + (hi-lo)/2; fails(d[mid:]) {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return d[lo:]
+	return equiv.ShrinkSuffix(equiv.ShrinkPrefix(d, fails), fails)
 }
 
 // clamp returns splits with every boundary at most n.
