@@ -142,8 +142,12 @@ func TestQUICCatchesKnownBadHelpers(t *testing.T) {
 		{"peek-8", []string{equiv.MethodVectors, equiv.MethodExhaustive, equiv.MethodGuard, equiv.MethodProperties, equiv.MethodCorpus}},
 		{"quicvarint-peek", []string{equiv.MethodVectors, equiv.MethodExhaustive, equiv.MethodProperties}},
 		// The guard's fields end at the page, so a store that stays within
-		// the capacity never reaches it: the spare marker catches it.
-		{"clobbers-spare", []string{equiv.MethodVectors, equiv.MethodExhaustive, equiv.MethodProperties}},
+		// the capacity never reaches it: the spare marker catches it. Issue
+		// 29's harness lays an append's room out by the append schedule,
+		// flush against read-only octets first: the vectors' and the
+		// properties' few WithLen calls meet no room of 8 octets and more
+		// past a shorter field, the exhaustive method's do.
+		{"clobbers-spare", []string{equiv.MethodExhaustive}},
 		{"no-fit-check", []string{equiv.MethodVectors, equiv.MethodExhaustive, equiv.MethodProperties}},
 	} {
 		for _, m := range tc.methods {
