@@ -125,7 +125,7 @@ func (c *checker) crossPart(r *equiv.Run, doms [][]reflect.Value, base []reflect
 func (c *checker) gridLength(r *equiv.Run, i, n int) *equiv.Counterexample {
 	p := c.s.params[i]
 	base := c.s.baseArgs()
-	rng := rand.New(rand.NewPCG(r.Config().Seed(), uint64(i<<32|n)))
+	rng := rand.New(rand.NewPCG(r.Config().Seed(), uint64(i)<<32|uint64(n)))
 	b := make([]byte, n)
 	for align := range 64 {
 		for cl := range contentClasses {

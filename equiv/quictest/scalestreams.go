@@ -233,8 +233,8 @@ func (c *checker) history(r *equiv.Run, hr historyReader, data, b []byte, starts
 			}
 		}
 		r.Count(1)
-		skip := int(quic.MaxVarint) // the payload: the value read, and for a Peeker the varint too
-		if want.result.err == nil {
+		skip := len(data) // the payload: the value read, and for a Peeker the varint too
+		if want.result.err == nil && want.result.v < uint64(len(data)) {
 			skip = int(want.result.v)
 			if hr.peek {
 				skip += want.result.n
