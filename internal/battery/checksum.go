@@ -380,12 +380,15 @@ func helperBugs() []checksumBug {
 	}
 }
 
-// update is RFC 1624 Eqn. 3, ~(~HC + ~m + m'); the bug is RFC 1141's
-// HC + m + ~m'.
+// update is RFC 1624 Eqn. 3, ~(~HC + ~m + m'), the field unchanged where
+// m = m' (as the reference); the bug is RFC 1141's HC + m + ~m'.
 func update(bug bool) func(hc, old, new uint16) uint16 {
 	return func(hc, old, new uint16) uint16 {
 		if bug {
 			return onesAdd(onesAdd(hc, old), ^new)
+		}
+		if old == new {
+			return hc // as the reference, after RFC 1624 errata 4782
 		}
 		return ^onesAdd(onesAdd(^hc, ^old), new)
 	}
