@@ -545,7 +545,9 @@ func (c *checker) rerangeDue() bool {
 func (c *checker) stops(n int) []int {
 	switch {
 	case c.stop >= 0:
-		return []int{c.stop}
+		// A failure's stop, kept while its input shrinks: never past the
+		// sequence a shorter datagram has.
+		return []int{min(c.stop, n)}
 	case c.fewStops:
 		return []int{0, (n + 1) / 2}[:min(n+1, 2)]
 	}
