@@ -96,14 +96,13 @@ func hungCounterexample(s Suite, c *Config, d time.Duration) *Counterexample {
 // within a grace period, or "hung" once c.beat stands still for the call
 // timeout.
 func watch(c *Config, done <-chan struct{}) string {
-	d := c.callTimeout
 	var tick <-chan time.Time
-	if d > 0 {
-		t := time.NewTicker(min(max(d/8, 10*time.Millisecond), time.Second))
+	w := newWatchdog(c.callTimeout, c.beat.Load(), time.Now())
+	if c.callTimeout > 0 {
+		t := time.NewTicker(w.every)
 		defer t.Stop()
 		tick = t.C
 	}
-	last, since := c.beat.Load(), time.Now()
 	for {
 		select {
 		case <-done:
@@ -115,14 +114,42 @@ func watch(c *Config, done <-chan struct{}) string {
 			case <-time.After(stopGrace):
 				return "stopped"
 			}
-		case now := <-tick:
-			if b := c.beat.Load(); b != last {
-				last, since = b, now
-			} else if now.Sub(since) >= d {
+		case <-tick:
+			// The time of the tick's receipt, not the tick's: a tick
+			// received late carries the time it was due.
+			if w.hung(time.Now(), c.beat.Load()) {
 				return "hung"
 			}
 		}
 	}
+}
+
+// watchdog decides, from the beat it reads at each of its ticks, when a
+// method has made no progress for the call timeout d.
+type watchdog struct {
+	d, every time.Duration
+	last     uint64    // the beat when it last moved
+	since    time.Time // when the watchdog saw it move (or began)
+	seen     time.Time // the watchdog's last tick
+}
+
+func newWatchdog(d time.Duration, beat uint64, now time.Time) *watchdog {
+	return &watchdog{d: d, every: min(max(d/8, 10*time.Millisecond), time.Second), last: beat, since: now, seen: now}
+}
+
+// hung reports whether, at a tick at now with the beat at beat, the beat
+// has stood still for d. Time the watchdog did not see go by (its ticks
+// held back for several periods) does not count: where goroutines take
+// turns (wasm), it runs only when the method's goroutines yield, and the
+// whole of a long method may pass between two of its ticks; the next tick,
+// due a period after the held-back one, then comes at once.
+func (w *watchdog) hung(now time.Time, beat uint64) bool {
+	defer func() { w.seen = now }()
+	if beat != w.last || now.Sub(w.seen) > 4*w.every {
+		w.last, w.since = beat, now
+		return false
+	}
+	return now.Sub(w.since) >= w.d
 }
 
 // stopGrace is how long a stopped method may take to reach its next
