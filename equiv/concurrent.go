@@ -59,10 +59,18 @@ func concurrentInputs(s Suite, cfg *Config) []seedInput {
 	return out
 }
 
+// turnTaking is true where goroutines take turns on one thread and a
+// call is never interrupted (wasm): no two calls can overlap there, so
+// the concurrent caller would add nothing but time, and, since it yields
+// only between its own checks, one long check of its would hold the
+// method's goroutines back past the call timeout.
+const turnTaking = runtime.GOARCH == "wasm"
+
 // startConcurrent starts the concurrent caller for method i, or returns nil
-// when there is nothing to call it with or Serial was given.
+// when there is nothing to call it with, Serial was given or calls cannot
+// overlap (turnTaking).
 func startConcurrent(inputs []seedInput, cfg *Config, i int) *concurrent {
-	if len(inputs) == 0 || cfg.serial || contractknob.NoConcurrent.Load() {
+	if len(inputs) == 0 || cfg.serial || turnTaking || contractknob.NoConcurrent.Load() {
 		return nil
 	}
 	c := &concurrent{quit: make(chan struct{}), done: make(chan struct{}), cfg: cfg.forConcurrent()}
@@ -115,9 +123,6 @@ func (c *concurrent) loop(inputs []seedInput, rng *rand.Rand) {
 		if ce != nil {
 			c.err, c.failed = ce, seedInput{in.target, vals}
 			return
-		}
-		if runtime.GOARCH == "wasm" {
-			runtime.Gosched() // no preemption there
 		}
 	}
 }

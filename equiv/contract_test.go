@@ -67,6 +67,9 @@ func TestStopWhileStuck(t *testing.T) {
 // method, is stuck in a call interrupts the method promptly and says that
 // a call is still running.
 func TestStopWhileCallerStuck(t *testing.T) {
+	if runtime.GOARCH == "wasm" {
+		t.Skip("wasm runs one goroutine at a time: there is no concurrent caller")
+	}
 	stop := make(chan struct{})
 	var once sync.Once
 	var calls atomic.Int64
@@ -140,6 +143,9 @@ func TestConcurrentCallerCatchesSharedState(t *testing.T) {
 // TestConcurrentCallsCounted: the concurrent caller's comparisons are
 // reported apart from Checked; Serial turns it off and says so.
 func TestConcurrentCallsCounted(t *testing.T) {
+	if runtime.GOARCH == "wasm" {
+		t.Skip("wasm runs one goroutine at a time: there is no concurrent caller")
+	}
 	rs, err := results(toySuite(reverse), equiv.WithSeed(1), only(equiv.MethodExhaustive))
 	if err != nil || rs[0].Concurrent == 0 {
 		t.Fatalf("%v, %+v: want concurrent calls", err, rs[0])

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
+	"runtime"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
@@ -227,6 +228,9 @@ func runMethod(s Suite, cfg *Config, i int, m Method, inputs []seedInput) Result
 	res.Elapsed = time.Since(start)
 	res.Concurrent = calls
 	res.Narrowed = cfg.narrowing()
+	if turnTaking && len(inputs) > 0 && !cfg.serial {
+		res.Narrowed = append(res.Narrowed, "no concurrent caller: on "+runtime.GOARCH+" goroutines take turns, so no two calls overlap")
+	}
 	switch why {
 	case "stopped":
 		return abandonedAfterStop(res, l.seen(), "in a call still running")

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -244,7 +245,11 @@ func TestExcludeIsReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rs[0].Checked != 257 || len(rs[0].Narrowed) != 1 || !strings.Contains(rs[0].Narrowed[0], `"len >= 2": 65536 inputs`) {
+	n := rs[0].Narrowed
+	if runtime.GOARCH == "wasm" && len(n) == 2 && strings.HasPrefix(n[1], "no concurrent caller") {
+		n = n[:1]
+	}
+	if rs[0].Checked != 257 || len(n) != 1 || !strings.Contains(n[0], `"len >= 2": 65536 inputs`) {
 		t.Fatalf("%+v", rs[0])
 	}
 }
