@@ -5,7 +5,7 @@ BENCHTIME ?= 1s
 COUNT     ?= 6
 LEVEL     ?= quick
 
-.PHONY: test fuzz libfuzzer bench bench-peers bench-sweep bench-small gate lint ci mutation peers prove
+.PHONY: test fuzz libfuzzer bench bench-peers bench-sweep bench-small gate lint ci mutation mechanisms peers prove
 
 test:
 	$(GO) test ./...
@@ -121,6 +121,12 @@ gate:
 # docs/mutation.md.
 mutation:
 	bash .ci/mutation.sh
+
+# Every contract mechanism off in turn, every bug of its list escaping the
+# whole quick suite without it (internal/battery TestMechanisms; .ci/run
+# checks the first bug of each list). About ten minutes on 2 cores.
+mechanisms:
+	$(GO) test -count=1 -timeout 40m -run '^TestMechanisms$$' -v ./internal/battery
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)

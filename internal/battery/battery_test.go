@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,15 +19,17 @@ const catchLimit = 10 * time.Second
 // at quick, and prints the catch rate. A bug that escapes is a bug in the
 // suite. The twins are most of the cost (each runs the whole quick suite):
 // -short runs the bad implementations only, for the CI step that prints the
-// catch rate after the full run has already passed the twins.
+// catch rate after the full run has already passed the twins. The bad
+// implementations run one at a time (each must be caught within
+// catchLimit); the twins after them, two at a time (go test's -parallel,
+// GOMAXPROCS by default), each distinct twin once.
 func TestBattery(t *testing.T) {
 	bugs := All()
 	if len(bugs) < 40 {
 		t.Errorf("the battery has %d bugs, want at least 40", len(bugs))
 	}
-	caught, twins := 0, 0
+	caught := 0
 	seen := map[string]bool{}
-	twinRan := map[string]error{} // a shared twin's verdict, by TwinKey
 	for _, b := range bugs {
 		if seen[b.Name] || b.Record == "" || b.Axis == "" || !strings.Contains(b.Name, "/") {
 			t.Errorf("bug %q: duplicate name, or no record, axis or pair", b.Name)
@@ -39,29 +42,54 @@ func TestBattery(t *testing.T) {
 			} else {
 				t.Errorf("ESCAPED (%s): %s", b.Axis, msg)
 			}
-			if testing.Short() {
-				return
-			}
-			err, ran := twinRan[b.TwinKey]
-			if !ran || b.TwinKey == "" {
-				err = equiv.Check(b.Twin, equiv.WithLevel(equiv.Quick))
-				twinRan[b.TwinKey] = err
-			} else {
-				t.Logf("the bug-free twin is %s, checked once", b.TwinKey)
-			}
-			if err != nil {
-				t.Errorf("the bug-free twin fails: %v", err)
-			} else {
-				twins++
-			}
 		})
 	}
-	twinsLine := fmt.Sprintf("%d of %d twins pass", twins, len(bugs))
-	if testing.Short() {
-		twinsLine = "twins not run (-short)"
+	twinsLine := "twins not run (-short)"
+	if !testing.Short() {
+		twinsLine = fmt.Sprintf("%d of %d twins pass", checkTwins(t, bugs), len(bugs))
 	}
 	fmt.Printf("battery: %d of %d known-bad implementations caught at quick (%.1f%%); %s\n",
 		caught, len(bugs), 100*float64(caught)/float64(max(len(bugs), 1)), twinsLine)
+}
+
+// checkTwins runs the whole quick suite on each distinct bug-free twin
+// (a TwinKey's once), in parallel subtests, and returns how many bugs'
+// twins pass.
+func checkTwins(t *testing.T, bugs []Bug) int {
+	keyOf := func(b Bug) string {
+		if b.TwinKey != "" {
+			return b.TwinKey
+		}
+		return b.Name
+	}
+	verdicts := map[string]error{}
+	t.Run("twins", func(t *testing.T) {
+		var mu sync.Mutex
+		for _, b := range bugs {
+			key := keyOf(b)
+			if _, ok := verdicts[key]; ok {
+				continue
+			}
+			verdicts[key] = nil
+			t.Run(key, func(t *testing.T) {
+				t.Parallel()
+				err := equiv.Check(b.Twin, equiv.WithLevel(equiv.Quick))
+				mu.Lock()
+				verdicts[key] = err
+				mu.Unlock()
+				if err != nil {
+					t.Errorf("twin fails: the bug-free twin of %s: %v", b.Name, err)
+				}
+			})
+		}
+	})
+	pass := 0
+	for _, b := range bugs {
+		if verdicts[keyOf(b)] == nil {
+			pass++
+		}
+	}
+	return pass
 }
 
 // catches runs s at quick and reports whether a method caught it in time
