@@ -7,9 +7,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Every target builds; go vet (which compiles the tests as well, the
+# cost of this step) runs where this script runs no tests and the build
+# tags choose files of their own: Windows (its guard pages and mirror),
+# darwin/arm64 (the BSD mirror, arm64) and s390x (big-endian). The 386
+# and wasip1 test runs below vet as go test does.
 for target in darwin/arm64 darwin/amd64 windows/amd64 freebsd/amd64 js/wasm wasip1/wasm linux/386 linux/s390x linux/arm; do
-  echo "vet and build: $target"
-  GOOS=${target%/*} GOARCH=${target#*/} go vet ./...
+  case $target in
+  windows/amd64 | darwin/arm64 | linux/s390x)
+    echo "vet and build: $target"
+    GOOS=${target%/*} GOARCH=${target#*/} go vet ./...
+    ;;
+  *) echo "build: $target" ;;
+  esac
   GOOS=${target%/*} GOARCH=${target#*/} go build ./...
 done
 
