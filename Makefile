@@ -124,7 +124,7 @@ mutation:
 
 # Every contract mechanism off in turn, every bug of its list escaping the
 # whole quick suite without it (internal/battery TestMechanisms; .ci/run
-# checks the first bug of each list). About ten minutes on 2 cores.
+# checks the first bug of each list). About 5½ minutes on 2 cores.
 mechanisms:
 	$(GO) test -count=1 -timeout 40m -run '^TestMechanisms$$' -v ./internal/battery
 
