@@ -18,8 +18,8 @@ const catchLimit = 10 * time.Second
 // TestBattery runs every bad implementation at the quick level and its twin
 // at quick, and prints the catch rate. A bug that escapes is a bug in the
 // suite. The twins are most of the cost (each runs the whole quick suite):
-// -short runs the bad implementations only, for the CI step that prints the
-// catch rate after the full run has already passed the twins. The bad
+// -short (the README's test command) runs the bad implementations only;
+// .ci/run's battery step runs both and prints the line. The bad
 // implementations run one at a time (each must be caught within
 // catchLimit); the twins after them, two at a time (go test's -parallel,
 // GOMAXPROCS by default), each distinct twin once.
