@@ -144,8 +144,9 @@ func newWatchdog(d time.Duration, beat uint64, now time.Time) *watchdog {
 // whole of a long method may pass between two of its ticks; the next tick,
 // due a period after the held-back one, then comes at once.
 func (w *watchdog) hung(now time.Time, beat uint64) bool {
-	defer func() { w.seen = now }()
-	if beat != w.last || now.Sub(w.seen) > 4*w.every {
+	heldBack := now.Sub(w.seen) > 4*w.every
+	w.seen = now
+	if beat != w.last || heldBack {
 		w.last, w.since = beat, now
 		return false
 	}
