@@ -41,7 +41,7 @@ func sumGeneric(b []byte, initial uint16) uint16 {
 // sumBlocks returns the sum of the little-endian 32-bit words of the whole
 // 64-byte blocks of p, below 2^60 for len(p) <= maxChunk (see maxChunk),
 // ≡ the sum of their 16-bit words (mod 0xFFFF) and zero only if they are
-// all zero. It is sumGeneric's loop, and Sum's for its medium inputs.
+// all zero. It is sumGeneric's loop.
 func sumBlocks(p []byte) uint64 {
 	var a0, a1, a2, a3 uint64
 	for len(p) >= 64 {
