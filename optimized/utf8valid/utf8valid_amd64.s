@@ -940,75 +940,22 @@ loop:
 	JNZ       full
 
 	// An ASCII block: flagged only if the block before ends inside a
-	// UTF8-char. Then, while four blocks are ASCII once unmasked, they
-	// take one test and are stored after it (a turn that is not all
-	// ASCII stores nothing and goes back to single blocks): masking
-	// and checking ASCII text one block at a time took 1.3-1.4x as long
-	// as Mask then Valid from 2 to 64 KiB (SweepUnmask in bench/).
+	// UTF8-char. A run of ASCII blocks may start after it (runStart).
 	VPSUBUSB incompleteT<>+32(SB), Y0, Y6
 	VPTEST   Y6, Y6
 	JNZ      failed
+	VMOVDQA  Y1, Y0
 	ADDQ     $32, DX
-
-	// In a run, where block boundaries no longer matter (ASCII needs no
-	// context), the stores go to 32-octet boundaries when b does not
-	// start at one and at least 512 octets remain (RUNALIGN): a store
-	// that crosses a cache line costs about twice one that does not,
-	// and one of two did (ASCII text from 2 to 64 KiB one octet past a
-	// 64-octet boundary took 1.3x as long as Mask then Valid, whose
-	// stores are aligned). Leaving such a run costs a reload that waits
-	// for the stores before it (see RUNALIGN), which made ASCII text of
-	// 160 to 256 octets 20-60% slower: shorter runs stay unaligned.
-	LEAQ 512(DX), CX
-	CMPQ CX, BX
-	JA   run
-	LEAQ (SI)(DX*1), R10
-	ANDL $31, R10
-	JNZ  runAlign
-
-run:
-	LEAQ      128(DX), CX
-	CMPQ      CX, BX
-	JA        runEnd
-	VPXOR     (SI)(DX*1), Y2, Y1
-	VPXOR     32(SI)(DX*1), Y2, Y4
-	VPXOR     64(SI)(DX*1), Y2, Y5
-	VPXOR     96(SI)(DX*1), Y2, Y6
-	VPOR      Y1, Y4, Y7
-	VPOR      Y5, Y6, Y8
-	VPOR      Y7, Y8, Y7
-	VPMOVMSKB Y7, R8
-	TESTL     R8, R8
-	JNZ       runEnd
-	VMOVDQU   Y1, (SI)(DX*1)
-	VMOVDQU   Y4, 32(SI)(DX*1)
-	VMOVDQU   Y5, 64(SI)(DX*1)
-	VMOVDQU   Y6, 96(SI)(DX*1)
-	ADDQ      $128, DX
-	JMP       run
-
-runEnd:
-	VPXOR Y0, Y0, Y0 // the block before is ASCII: as good as zeros
-	JMP   next
-
-runAlign:
-	RUNALIGN
-	JMP runEnd
-
-full:
-	READY256(fullReady)
-	CHECK256(Y1, Y0)
-	VPXOR   Y5, Y6, Y6
-	VPTEST  Y6, Y6
-	JNZ     failed
-	VMOVDQA Y1, Y0
-	ADDQ    $32, DX
+	LEAQ     128(DX), CX
+	CMPQ     CX, BX
+	JBE      runStart
 
 next:
 	LEAQ 32(DX), CX
 	CMPQ CX, BX
 	JBE  loop
 
+last:
 	// The r = n-i < 32 octets left, if any: store b[n-32:n] from (SP),
 	// then check it as scanAVX2 does.
 	MOVQ      BX, CX
@@ -1100,3 +1047,70 @@ restLast:
 done:
 	VZEROUPPER
 	RET
+
+runStart:
+	// While four blocks are ASCII once unmasked, they take one test and
+	// are stored after it (a turn that is not all ASCII stores nothing
+	// and goes back to single blocks): masking and checking ASCII text
+	// one block at a time took 1.3-1.4x as long as Mask then Valid from
+	// 2 to 64 KiB (SweepUnmask in bench/). The single blocks' paths
+	// above take no jump into it, as they end (a jump taken per block
+	// cost text of 64 to 160 octets 1-2 ns).
+	//
+	// In a run, where block boundaries no longer matter (ASCII needs no
+	// context), the stores go to 32-octet boundaries when b does not
+	// start at one and at least 512 octets remain (RUNALIGN): a store
+	// that crosses a cache line costs about twice one that does not,
+	// and one of two did (ASCII text from 2 to 64 KiB one octet past a
+	// 64-octet boundary took 1.3x as long as Mask then Valid, whose
+	// stores are aligned). Leaving such a run costs a reload that waits
+	// for the stores before it (see RUNALIGN), which made ASCII text of
+	// 160 to 256 octets 20-60% slower: shorter runs stay unaligned.
+	LEAQ 384(CX), CX // i+512
+	CMPQ CX, BX
+	JA   run
+	LEAQ (SI)(DX*1), R10
+	ANDL $31, R10
+	JNZ  runAlign
+
+run:
+	LEAQ      128(DX), CX
+	CMPQ      CX, BX
+	JA        runEnd
+	VPXOR     (SI)(DX*1), Y2, Y1
+	VPXOR     32(SI)(DX*1), Y2, Y4
+	VPXOR     64(SI)(DX*1), Y2, Y5
+	VPXOR     96(SI)(DX*1), Y2, Y6
+	VPOR      Y1, Y4, Y7
+	VPOR      Y5, Y6, Y8
+	VPOR      Y7, Y8, Y7
+	VPMOVMSKB Y7, R8
+	TESTL     R8, R8
+	JNZ       runEnd
+	VMOVDQU   Y1, (SI)(DX*1)
+	VMOVDQU   Y4, 32(SI)(DX*1)
+	VMOVDQU   Y5, 64(SI)(DX*1)
+	VMOVDQU   Y6, 96(SI)(DX*1)
+	ADDQ      $128, DX
+	JMP       run
+
+runEnd:
+	VPXOR Y0, Y0, Y0 // the block before is ASCII: as good as zeros
+	JMP   next
+
+runAlign:
+	RUNALIGN
+	JMP runEnd
+
+full:
+	READY256(fullReady)
+	CHECK256(Y1, Y0)
+	VPXOR   Y5, Y6, Y6
+	VPTEST  Y6, Y6
+	JNZ     failed
+	VMOVDQA Y1, Y0
+	ADDQ    $32, DX
+	LEAQ    32(DX), CX
+	CMPQ    CX, BX
+	JBE     loop
+	JMP     last
