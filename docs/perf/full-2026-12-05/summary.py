@@ -2,11 +2,14 @@
 """Summarize a benchstat -col /impl table: the cells where a peer is
 significantly faster than equivcheck (p < 0.05, by more than 3%), and,
 with --monotone, the sizes up to 256 whose median cost exceeds 1.1x that
-of a larger size (per the row's other keys)."""
+of a larger size (per the row's other keys). With --both, a column
+significantly slower by more than 3% counts too (as "<col> slower"): for
+the a/b control of aa.sh, where either way is chance."""
 import re, sys, collections
 floors = {'copy'}
 args = [a for a in sys.argv[1:] if not a.startswith('--')]
 mono = '--monotone' in sys.argv
+both = '--both' in sys.argv
 for path in args:
     lines = open(path).read().splitlines()
     header = None; rows = []
@@ -37,6 +40,8 @@ for path in args:
             d = float(delta.rstrip('%'))
             if float(p) < 0.05 and d < -3:
                 wins[col].append(name.split('/', 1)[1].rsplit('-', 1)[0])
+            elif both and float(p) < 0.05 and d > 3:
+                wins[col + ' slower'].append(name.split('/', 1)[1].rsplit('-', 1)[0])
     print(f"{path}: {cells} cells; " + ", ".join(f"{k}: {len(v)}" for k, v in wins.items()) or "none")
     for k, v in wins.items():
         print(f"    {k}: {', '.join(v)}")
