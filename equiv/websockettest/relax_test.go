@@ -32,22 +32,26 @@ func (e *emptyCallWriter) Reset(w io.Writer, key [4]byte) {
 }
 
 // TestRelax: a MaskWriter that passes an empty Write on fails the suite
-// (the guard method, whose writers include one failing at offset 0),
-// and passes it with websocket-writer-no-empty-call relaxed, the inputs
-// left out counted under the clause's name; an unknown clause is an
-// error naming the clauses there are.
+// (the exhaustive method, whose splits into three calls include empty
+// ones at every phase, over writers that fail at offset 0), and passes it
+// with websocket-writer-no-empty-call relaxed, the inputs left out
+// counted under the clause's name; an unknown clause is an error naming
+// the clauses there are. The guard method reaches an empty Write on a
+// failing writer only when its sampled io-edges land on one: with some
+// seeds one run in ten, which made this test fail now and then when it
+// ran the guard method alone.
 func TestRelax(t *testing.T) {
 	impl := websockettest.Impl{Mask: ref.Mask, NewMaskWriter: func(w io.Writer, key [4]byte) websockettest.MaskWriter {
 		return &emptyCallWriter{ref.NewMaskWriter(w, key), w}
 	}}
-	guard := equiv.WithMethods(func(m string) bool { return m == equiv.MethodGuard })
-	if err := websockettest.Check(impl, guard); !errors.Is(err, equiv.ErrMismatch) {
+	exhaustive := equiv.WithMethods(func(m string) bool { return m == equiv.MethodExhaustive })
+	if err := websockettest.Check(impl, exhaustive); !errors.Is(err, equiv.ErrMismatch) {
 		t.Fatalf("without Relax: %v, want a mismatch", err)
 	}
 	var narrowed []string
-	err := websockettest.Check(impl, guard, websockettest.Relax("websocket-writer-no-empty-call"),
+	err := websockettest.Check(impl, exhaustive, websockettest.Relax("websocket-writer-no-empty-call"),
 		equiv.WithReport(func(r equiv.Result) {
-			if r.Method == equiv.MethodGuard {
+			if r.Method == equiv.MethodExhaustive {
 				narrowed = r.Narrowed
 			}
 		}))
