@@ -813,6 +813,31 @@ DATA onesT<>+0x30(SB)/8, $0
 DATA onesT<>+0x38(SB)/8, $0
 GLOBL onesT<>(SB), RODATA|NOPTR, $64
 
+// TURN128 is a turn of an ASCII run: if the four 32-octet blocks at
+// i = idx unmasked with the key key (all loaded and unmasked before any is
+// stored) fit in b and are all ASCII, it stores them and adds 128 to idx;
+// otherwise it stores nothing and jumps to exit. Clobbers CX, R8, Y1, Y4-Y6
+// and the temporaries t1, t2.
+#define TURN128(idx, key, t1, t2, exit) \
+	LEAQ      128(idx), CX;       \
+	CMPQ      CX, BX;             \
+	JA        exit;               \
+	VPXOR     (SI)(idx*1), key, Y1; \
+	VPXOR     32(SI)(idx*1), key, Y4; \
+	VPXOR     64(SI)(idx*1), key, Y5; \
+	VPXOR     96(SI)(idx*1), key, Y6; \
+	VPOR      Y1, Y4, t1;         \
+	VPOR      Y5, Y6, t2;         \
+	VPOR      t1, t2, t1;         \
+	VPMOVMSKB t1, R8;             \
+	TESTL     R8, R8;             \
+	JNZ       exit;               \
+	VMOVDQU   Y1, (SI)(idx*1);    \
+	VMOVDQU   Y4, 32(SI)(idx*1);  \
+	VMOVDQU   Y5, 64(SI)(idx*1);  \
+	VMOVDQU   Y6, 96(SI)(idx*1);  \
+	ADDQ      $128, idx
+
 // RUNALIGN is unmaskAVX2's run of ASCII blocks for a b that does not
 // start at a 32-octet boundary: DX is a block boundary i after an ASCII
 // block with at least 512 octets after it (so the first turn fits), R10 =
@@ -858,24 +883,7 @@ GLOBL onesT<>(SB), RODATA|NOPTR, $64
 	VMOVDQU      Y6, 96(SI)(R11*1);  \
 	ADDQ         $128, R11;          \
 alignTurn:                               \
-	LEAQ         128(R11), CX;       \
-	CMPQ         CX, BX;             \
-	JA           alignBack;          \
-	VPXOR        (SI)(R11*1), Y7, Y1; \
-	VPXOR        32(SI)(R11*1), Y7, Y4; \
-	VPXOR        64(SI)(R11*1), Y7, Y5; \
-	VPXOR        96(SI)(R11*1), Y7, Y6; \
-	VPOR         Y1, Y4, Y3;         \
-	VPOR         Y5, Y6, Y8;         \
-	VPOR         Y3, Y8, Y3;         \
-	VPMOVMSKB    Y3, R8;             \
-	TESTL        R8, R8;             \
-	JNZ          alignBack;          \
-	VMOVDQU      Y1, (SI)(R11*1);    \
-	VMOVDQU      Y4, 32(SI)(R11*1);  \
-	VMOVDQU      Y5, 64(SI)(R11*1);  \
-	VMOVDQU      Y6, 96(SI)(R11*1);  \
-	ADDQ         $128, R11;          \
+	TURN128(R11, Y7, Y3, Y8, alignBack); \
 	JMP          alignTurn;          \
 alignBack:                               \
 	LEAQ         -32(R11)(R10*1), DX; /* g */ \
@@ -1074,25 +1082,8 @@ runStart:
 	JNZ  runAlign
 
 run:
-	LEAQ      128(DX), CX
-	CMPQ      CX, BX
-	JA        runEnd
-	VPXOR     (SI)(DX*1), Y2, Y1
-	VPXOR     32(SI)(DX*1), Y2, Y4
-	VPXOR     64(SI)(DX*1), Y2, Y5
-	VPXOR     96(SI)(DX*1), Y2, Y6
-	VPOR      Y1, Y4, Y7
-	VPOR      Y5, Y6, Y8
-	VPOR      Y7, Y8, Y7
-	VPMOVMSKB Y7, R8
-	TESTL     R8, R8
-	JNZ       runEnd
-	VMOVDQU   Y1, (SI)(DX*1)
-	VMOVDQU   Y4, 32(SI)(DX*1)
-	VMOVDQU   Y5, 64(SI)(DX*1)
-	VMOVDQU   Y6, 96(SI)(DX*1)
-	ADDQ      $128, DX
-	JMP       run
+	TURN128(DX, Y2, Y7, Y8, runEnd)
+	JMP run
 
 runEnd:
 	VPXOR Y0, Y0, Y0 // the block before is ASCII: as good as zeros
