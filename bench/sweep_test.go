@@ -475,14 +475,20 @@ func utf8SweepSizes() []int {
 // every size, each benchmark cycling through its texts (utf8Texts), which
 // start at a 64-octet boundary (align=0) or one octet past it.
 func BenchmarkSweepUTF8(b *testing.B) {
-	for _, class := range utf8ClassNames {
+	textCells(utf8ClassNames, utf8SweepSizes(), func(name string, texts [][]byte) {
+		b.Run(name+"/impl=equivcheck", benchUTF8Valid(texts))
+		b.Run(name+"/impl=stdlib", benchStdlibValid(texts))
+		b.Run(name+"/impl=segmentio", benchSegmentioValid(texts))
+	})
+}
+
+// textCells calls cell with the name and the texts (utf8TextsAt) of
+// every class, start (sweepAligns) and size, in that order of loops.
+func textCells(classes []string, sizes []int, cell func(name string, texts [][]byte)) {
+	for _, class := range classes {
 		for _, align := range sweepAligns {
-			for _, size := range utf8SweepSizes() {
-				texts := utf8TextsAt(class, size, align)
-				name := fmt.Sprintf("class=%s/align=%d/size=%d", class, align, size)
-				b.Run(name+"/impl=equivcheck", benchUTF8Valid(texts))
-				b.Run(name+"/impl=stdlib", benchStdlibValid(texts))
-				b.Run(name+"/impl=segmentio", benchSegmentioValid(texts))
+			for _, size := range sizes {
+				cell(fmt.Sprintf("class=%s/align=%d/size=%d", class, align, size), utf8TextsAt(class, size, align))
 			}
 		}
 	}
@@ -508,16 +514,10 @@ func unmaskSweepSizes() []int {
 // 1, each cycling through its texts in place with fusedKey (see
 // utf8Classes), at a 64-octet boundary and one octet past it.
 func BenchmarkSweepUnmask(b *testing.B) {
-	for _, class := range unmaskClasses {
-		for _, align := range sweepAligns {
-			for _, size := range unmaskSweepSizes() {
-				texts := utf8TextsAt(class, size, align)
-				name := fmt.Sprintf("class=%s/align=%d/size=%d", class, align, size)
-				b.Run(name+"/impl=equivcheck", benchUnmask(texts))
-				b.Run(name+"/impl=mask+valid", benchMaskValid(texts))
-			}
-		}
-	}
+	textCells(unmaskClasses, unmaskSweepSizes(), func(name string, texts [][]byte) {
+		b.Run(name+"/impl=equivcheck", benchUnmask(texts))
+		b.Run(name+"/impl=mask+valid", benchMaskValid(texts))
+	})
 }
 
 // BenchmarkSweepUnmaskCopy is BenchmarkSweepUnmask on a frame copied into
