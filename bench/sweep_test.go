@@ -520,6 +520,24 @@ func BenchmarkSweepUnmask(b *testing.B) {
 	})
 }
 
+// BenchmarkSweepUnmaskParts measures, on BenchmarkSweepUnmask's
+// non-ASCII texts, the fused path (impl=equivcheck), websocket.Mask then
+// utf8valid.Valid (impl=mask+valid), each of the two alone (impl=mask,
+// impl=valid) and a Validator's Write, which checks as Unmask does
+// without unmasking (impl=write), interleaved in one run. A fused path
+// does Write's work and more, so mask+valid over write bounds the speed-up
+// it can reach over the two passes (docs/perf/unmask-parts/bound.py reads
+// the run).
+func BenchmarkSweepUnmaskParts(b *testing.B) {
+	textCells([]string{"latin", "mixed"}, unmaskSweepSizes(), func(name string, texts [][]byte) {
+		b.Run(name+"/impl=equivcheck", benchUnmask(texts))
+		b.Run(name+"/impl=mask+valid", benchMaskValid(texts))
+		b.Run(name+"/impl=valid", benchUTF8Valid(texts))
+		b.Run(name+"/impl=mask", benchMaskTexts(texts))
+		b.Run(name+"/impl=write", benchValidatorWrite(texts))
+	})
+}
+
 // BenchmarkSweepUnmaskCopy is BenchmarkSweepUnmask on a frame copied into
 // the buffer right before the call, as a reader's Read puts it there:
 // each iteration copies the next text into one buffer (at a 64-octet

@@ -312,6 +312,42 @@ func benchMaskValidCopy(buf []byte, texts [][]byte) func(*testing.B) {
 	}
 }
 
+// benchValidatorWrite measures a Validator's Write of each text in turn,
+// a new message each time (Reset): benchUnmask without the unmasking.
+//
+//go:noinline
+func benchValidatorWrite(texts [][]byte) func(*testing.B) {
+	return func(b *testing.B) {
+		b.SetBytes(int64(len(texts[0])))
+		m := len(texts) - 1
+		var v utf8valid.Validator
+		var err error
+		for i := 0; b.Loop(); i++ {
+			v.Reset()
+			_, err = v.Write(texts[i&m])
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchMaskTexts measures websocket.Mask of each text in turn, with
+// fusedKey: the masking half of benchMaskValid.
+//
+//go:noinline
+func benchMaskTexts(texts [][]byte) func(*testing.B) {
+	return func(b *testing.B) {
+		b.SetBytes(int64(len(texts[0])))
+		m := len(texts) - 1
+		pos := 0
+		for i := 0; b.Loop(); i++ {
+			pos += websocket.Mask(texts[i&m], fusedKey, 0)
+		}
+		sinkInt = pos
+	}
+}
+
 // benchMaskValid measures websocket.Mask then utf8valid.Valid of each text
 // in turn, with fusedKey.
 //
