@@ -202,7 +202,7 @@ func (v *Validator) Unmask(b []byte, key [4]byte, pos int) (next, n int, err err
 			// Unmask, 10 interleaved rounds).
 			if c := b[0] ^ byte(k); c < 0x80 {
 				b[0] = c
-				v.ctx = v.ctx>>8 | uint32(c)<<16
+				v.ctx = window3(v.ctx, b, 1)
 				v.off++
 				return next, 1, nil
 			}
