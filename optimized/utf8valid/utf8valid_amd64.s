@@ -598,6 +598,30 @@ tailPrev:                             \
 	SHLL    CX, R10; /* the last r octets */ \
 	ANDL    R10, R8
 
+// KEPTASCII256 sets R8 to the high bits of the block in Y1, p[n-32:n],
+// and jumps to ascii if they are all 0, else to kept if its last CX = r
+// octets (1 <= r <= 31) are all ASCII. A block of only ASCII octets cannot
+// flag an octet kept: the octet before the first one kept is in the
+// block, an ASCII octet that the block before was checked with, which a
+// UTF8-char that still wanted a continuation there would have failed.
+// When the r octets alone are ASCII, only the first of them can be
+// flagged, and only if the text before it, whose whole block before is in
+// Y0, ends inside a UTF8-char: the test of an ASCII block. A tail of
+// ASCII after non-ASCII text (a frame of JSON, say) then takes that test
+// instead of the lookups over 32 octets mostly checked already, as
+// segmentio's kernel, which shifts the tail into a block of its own,
+// does (the lookups cost 7-8 ns at 33 octets of Latin text that ends in
+// one ASCII octet, where segmentio's kernel took 0.6 ns more than at 32;
+// SweepUTF8 in bench/). The test of the whole block comes first, so
+// ASCII text takes the path it took before.
+#define KEPTASCII256(ascii, kept) \
+	VPMOVMSKB Y1, R8; \
+	TESTL     R8, R8; \
+	JZ        ascii; \
+	SHLQ      CX, R8; /* octet 32-r's bit to bit 32 */ \
+	SHRQ      $32, R8; \
+	JZ        kept
+
 // shiftT: the 16 octets at shiftT+48-n, for 16 <= n < 32, are the VPSHUFB
 // control that moves octets 32-n..15 of p[n-16:n] to 0..n-17 and zeros
 // the rest: together with p[0:16], the n octets of p followed by zeros.
@@ -739,26 +763,28 @@ next:
 	CMPQ CX, BX
 	JBE  loop
 
-	// The r = n-i < 32 octets left, if any, in p[n-32:n]. If that
-	// block is all ASCII, no octet kept can be flagged: the octet before
-	// the first one kept is in the block, an ASCII octet the block
-	// before was checked with, which a UTF8-char that still wanted a
-	// continuation there would have failed (so for r = 30, 31 too, which
-	// took the lookups and 25-30 ns on a Zen 1 core at 62-63, 94-95 and
-	// 126-127 octets of ASCII, against 17-19 at the lengths around).
-	MOVQ      BX, CX
-	SUBQ      DX, CX
-	JZ        passed
-	VMOVDQU   -32(SI)(BX*1), Y1
-	VPMOVMSKB Y1, R8
-	TESTL     R8, R8
-	JZ        passed
+	// The r = n-i < 32 octets left, if any, in p[n-32:n], which needs
+	// the lookups only if those r octets are not all ASCII
+	// (KEPTASCII256): so for r = 30, 31 too, which took the lookups and
+	// 25-30 ns on a Zen 1 core at 62-63, 94-95 and 126-127 octets of
+	// ASCII, against 17-19 at the lengths around.
+	MOVQ    BX, CX
+	SUBQ    DX, CX
+	JZ      passed
+	VMOVDQU -32(SI)(BX*1), Y1
+	KEPTASCII256(passed, keptASCII)
 
 tail:
 	READY256(tailReady)
 	TAILFLAGS256
 	JNZ failed
 	JMP passed
+
+keptASCII:
+	VPSUBUSB incompleteT<>+32(SB), Y0, Y6
+	VPTEST   Y6, Y6
+	JNZ      failed
+	JMP      passed
 
 short:
 	// 1 <= n < 32: one block of p's n octets and zeros. All ASCII, it is
@@ -969,17 +995,21 @@ last:
 	MOVQ      BX, CX
 	SUBQ      DX, CX
 	JZ        passed
-	VMOVDQU   (SP), Y1
-	VMOVDQU   Y1, -32(SI)(BX*1)
-	VPMOVMSKB Y1, R8
-	TESTL     R8, R8
-	JZ        passed
+	VMOVDQU (SP), Y1
+	VMOVDQU Y1, -32(SI)(BX*1)
+	KEPTASCII256(passed, keptASCII)
 
 tail:
 	READY256(tailReady)
 	TAILFLAGS256
 	JNZ unmasked
 	JMP passed
+
+keptASCII:
+	VPSUBUSB incompleteT<>+32(SB), Y0, Y6
+	VPTEST   Y6, Y6
+	JNZ      unmasked
+	JMP      passed
 
 short:
 	// 1 <= n < 32: b[0:n] ^= key, then one block of its n octets and
