@@ -19,3 +19,7 @@ round() { # regexp, output
 cd "$(dirname "$0")/../../../bench"
 round 'SweepUTF8/class=(latin|cjk|emoji)/align=0/size=(34|36|39|40|66|68|98|99|100|130)/impl=equivcheck' /tmp/focused-tails.raw
 round 'SweepUTF8/class=ascii/align=(0|1)/size=(40|50|64|65|66|96|97|128|130)/impl=equivcheck' /tmp/focused-ascii.raw
+# ascii-one-block.txt: the same rounds (16, benchtime 50000x, sizes
+# 32-200) of 'SweepUTF8/class=(ascii|mixed)/align=(0|1)/size=(32|40|63|64|65|70|80|96|100|128|140|160|192|193|200)/impl=(equivcheck|segmentio)'
+# with the binaries of 3145b22 (aft3) and of the commit after it (aft4),
+# benchstat -col '/impl@(aft3 aft4 segmentio)'.
