@@ -325,6 +325,15 @@ func asciiShort(b []byte) bool {
 	return x&ascii8 == 0
 }
 
+// asciiMid reports whether b, of 16 to 31 octets, is all ASCII: four
+// 8-octet loads, the last two overlapping the first two.
+func asciiMid(b []byte) bool {
+	le := binary.LittleEndian
+	n := len(b)
+	x := le.Uint64(b) | le.Uint64(b[8:]) | le.Uint64(b[n-16:]) | le.Uint64(b[n-8:])
+	return x&ascii8 == 0
+}
+
 // validGeneric is the generic kernel's Valid. It works like
 // reference/utf8valid.Valid.
 func validGeneric(b []byte) bool {
