@@ -115,7 +115,64 @@ func (c *checker) vectors(r *equiv.Run) error {
 			}
 		}
 	}
+	for _, in := range phaseTexts() {
+		if err := count(c.compare(in)); err != nil {
+			return err
+		}
+	}
 	return c.readerContract(r)
+}
+
+// phaseKeys are the masking keys of phaseTexts: every pattern of high
+// bits over the four key octets but all-clear and all-set (under which
+// every phase looks alike), with low bits that differ octet by octet.
+func phaseKeys() [][4]byte {
+	var keys [][4]byte
+	for hi := 1; hi < 15; hi++ {
+		var k [4]byte
+		for j := range k {
+			k[j] = byte(0x35+0x11*j) | byte(hi>>j&1)<<7
+		}
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// phaseTexts are Unmask inputs whose masked octets look ASCII when
+// unmasked with the key at the wrong phase: for each of phaseKeys, each
+// position pos and each wrong rotation r = 1..3, a text of n = 1..64
+// octets with a lone continuation octet (0x80) where the key octets of
+// phases i+pos and i+pos+r differ in their high bit, and 'a' elsewhere;
+// the continuation octets over the whole text, and only over its last 4,
+// 8 or 16 octets (where word-wise code puts a last word that overlaps the
+// one before, at another offset mod 4). An ASCII test of masked words
+// that rotates the key differently from the unmasking finds such a text
+// all ASCII and accepts it, where it is invalid (unless no phase
+// differs: then it is all 'a', and valid).
+func phaseTexts() []Input {
+	var ins []Input
+	for ki, key := range phaseKeys() {
+		for pos := range 4 {
+			for r := 1; r <= 3; r++ {
+				for n := 1; n <= 64; n++ {
+					for li, last := range []int{n, 16, 8, 4} {
+						if li > 0 && last >= n {
+							continue // the whole text again
+						}
+						text := make([]byte, n)
+						for i := range text {
+							text[i] = 'a'
+							if i >= n-last && (key[(i+pos)&3]^key[(i+pos+r)&3])&0x80 != 0 {
+								text[i] = 0x80
+							}
+						}
+						ins = append(ins, Input{Func: "Unmask", Text: text, Align: (n + ki + last) & 63, Key: key, Pos: pos})
+					}
+				}
+			}
+		}
+	}
+	return ins
 }
 
 // asciiRuns are the lengths of the ASCII runs afterASCII puts before a
