@@ -77,6 +77,9 @@ var u8Bugs = []struct{ name, record, axis string }{
 	{"unmask-phase-restarts",
 		"ninjasource/embedded-websocket#8 and boostorg/beast#1061's class (the key restarted at octet 0), in the fused Unmask: the position is ignored",
 		"Unmask: pos ≢ 0 (mod 4)"},
+	{"unmask-ascii-test-phase",
+		"class: a word-at-a-time ASCII test of masked octets (four 8-octet words over 16-31 octets, the last overlapping) whose last word is XORed with the key at the first word's phase, while the unmasking rotates it right; written into this project's own fused Unmask in a tried fast path (2026-12-05), where the suite missed it until its phase texts",
+		"Unmask: 16-31 octets whose masked octets look ASCII under the key at another phase"},
 	{"reader-reset-clears-validator",
 		"aspnet/WebSockets#97 (fragmented UTF-8 messages failed) and ballerina-platform/ballerina-lang#12695: the validator started over with each frame",
 		"Reader: a character split across two frames (a warm-up frame and Reset)"},
@@ -313,6 +316,11 @@ func (m *utf8Model) Unmask(b []byte, key [4]byte, pos int) (next, n int, err err
 	if m.bug == "unmask-phase-restarts" {
 		pos = 0
 	}
+	if m.bug == "unmask-ascii-test-phase" && !m.failed && m.n == 0 && len(b) >= 16 && len(b) < 32 && wrongPhaseASCII(b, key, pos) {
+		next = websocket.Mask(b, key, pos)
+		m.offset += int64(len(b))
+		return next, len(b), nil
+	}
 	next = websocket.Mask(b, key, pos)
 	if m.bug == "unmask/tail-word-rmw" {
 		tailWordRMW(b)
@@ -322,6 +330,21 @@ func (m *utf8Model) Unmask(b []byte, key [4]byte, pos int) (next, n int, err err
 		websocket.Mask(b[n+1:], key, pos+n+1) // masked again: left as it came
 	}
 	return next, n, err
+}
+
+// wrongPhaseASCII is unmask-ascii-test-phase's test: b unmasked from
+// key octet pos is all ASCII, but for its last 8 octets, unmasked from key
+// octet pos as if they began at b[0].
+func wrongPhaseASCII(b []byte, key [4]byte, pos int) bool {
+	var x byte
+	for i, c := range b {
+		ph := pos + i
+		if i >= len(b)-8 {
+			ph = pos + i - (len(b) - 8)
+		}
+		x |= c ^ key[ph&3]
+	}
+	return x < 0x80
 }
 
 // utf8Reader is the model Reader: the underlying Read, then Unmask.
