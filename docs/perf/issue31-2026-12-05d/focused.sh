@@ -23,3 +23,8 @@ round 'SweepUTF8/class=ascii/align=(0|1)/size=(40|50|64|65|66|96|97|128|130)/imp
 # 32-200) of 'SweepUTF8/class=(ascii|mixed)/align=(0|1)/size=(32|40|63|64|65|70|80|96|100|128|140|160|192|193|200)/impl=(equivcheck|segmentio)'
 # with the binaries of 3145b22 (aft3) and of the commit after it (aft4),
 # benchstat -col '/impl@(aft3 aft4 segmentio)'.
+# mixed-tails.txt: 16 rounds, benchtime 100000x, sizes 34-98, of
+# '(SweepUnmask|SweepUTF8)$/class=(latin|mixed)/align=0/size=(34|36|66|98)/impl=equivcheck'
+# with the binaries of cccf04c (bef), 3145b22 (tailonly) and 8e80ecf
+# (head), the order of the three reversed every other round;
+# benchstat -col '/impl@(bef tailonly head)'.
