@@ -158,7 +158,8 @@ var utf8StreamWrites = []int{1, 16, 128, 1024}
 // turn) in pieces of write octets: impl=equivcheck with a Validator's
 // Write per piece and Close at the end, impl=gobwas with a UTF8Reader's
 // Read per piece over a source that hands the piece back in place (no
-// copy), and impl=oneshot, utf8valid.Valid of the whole message, the
+// copy), impl=unmask with a Validator's Unmask per piece (the fused
+// path, as a Reader runs it), and impl=oneshot, utf8valid.Valid of the whole message, the
 // yardstick of the 1.15× target.
 func BenchmarkUTF8Stream(b *testing.B) {
 	const size = 64 << 10
@@ -171,8 +172,36 @@ func BenchmarkUTF8Stream(b *testing.B) {
 		for _, w := range utf8StreamWrites {
 			name := fmt.Sprintf("class=%s/write=%d", class, w)
 			b.Run(name+"/impl=equivcheck", benchUTF8Writes(texts, w))
+			b.Run(name+"/impl=unmask", benchUnmaskWrites(texts, w))
 			b.Run(name+"/impl=gobwas", benchGobwasUTF8(texts, w))
 			b.Run(name+"/impl=oneshot", benchUTF8Valid(texts))
+		}
+	}
+}
+
+// benchUnmaskWrites measures a Validator's Unmask over each text in
+// pieces of w, a Reader's way with a frame read in pieces (fusedKey, all
+// of whose octets are equal, keeps every text valid masked or not).
+//
+//go:noinline
+func benchUnmaskWrites(texts [][]byte, w int) func(*testing.B) {
+	return func(b *testing.B) {
+		b.SetBytes(int64(len(texts[0])))
+		var v utf8valid.Validator
+		var err error
+		for i := 0; b.Loop(); i++ {
+			t := texts[i&3]
+			v.Reset()
+			pos := 0
+			for len(t) > 0 {
+				p := t[:min(w, len(t))]
+				pos, _, _ = v.Unmask(p, fusedKey, pos)
+				t = t[len(p):]
+			}
+			err = v.Close()
+		}
+		if err != nil {
+			b.Fatal(err)
 		}
 	}
 }
