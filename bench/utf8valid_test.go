@@ -159,8 +159,8 @@ var utf8StreamWrites = []int{1, 16, 128, 1024}
 // Write per piece and Close at the end, impl=gobwas with a UTF8Reader's
 // Read per piece over a source that hands the piece back in place (no
 // copy), impl=unmask with a Validator's Unmask per piece (the fused
-// path, as a Reader runs it), and impl=oneshot, utf8valid.Valid of the whole message, the
-// yardstick of the 1.15× target.
+// path, as a Reader runs it), and impl=oneshot, utf8valid.Valid of the
+// whole message, the yardstick of the 1.15× target.
 func BenchmarkUTF8Stream(b *testing.B) {
 	const size = 64 << 10
 	for _, class := range utf8ClassNames {

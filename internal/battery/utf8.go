@@ -81,7 +81,7 @@ var u8Bugs = []struct{ name, record, axis string }{
 		"class: a word-at-a-time ASCII test of masked octets (four 8-octet words over 16-31 octets, the last overlapping) whose last word is XORed with the key at the first word's phase, while the unmasking rotates it right; written into this project's own fused Unmask in a tried fast path (2026-12-05), where the suite missed it until its phase texts",
 		"Unmask: 16-31 octets whose masked octets look ASCII under the key at another phase"},
 	{"unmask-last-lead-narrowed",
-		"class: the test after a SIMD kernel of a text's last octet, which the kernel's pair checks cannot judge without the octet after it, narrowed so that C0 and C1 there are taken for the start of a character (threshold bugs of the kind of simdjson's is_incomplete); written into this project's own fused Unmask as a mutant (the test E0 and up, 2026-12-05), which passed every method of the suite until its vectors were cut just after their failing octet",
+		"class: the test after a SIMD kernel of a text's last octet, which the kernel's pair checks cannot judge without the octet after it, narrowed so that C0 and C1 there are taken for the start of a character (threshold bugs of the kind of simdjson's is_incomplete); written into this project's own fused Unmask as a mutant (the test E0 and up, 2026-12-05), which the suite caught only at the seeds whose random texts happened to end so until its vectors were cut just after their failing octet",
 		"Unmask: 16+ octets ending in C0 or C1"},
 	{"reader-reset-clears-validator",
 		"aspnet/WebSockets#97 (fragmented UTF-8 messages failed) and ballerina-platform/ballerina-lang#12695: the validator started over with each frame",
