@@ -90,6 +90,9 @@ type Config struct {
 	// method's, shared by its lanes, its overlap and its concurrent caller.
 	role    role
 	applied *applied
+	// overlap is an overlap lane's record of its synchronized calls
+	// (Run.Overlap), nil elsewhere.
+	overlap *overlapLane
 	// relaxed are the API-contract clauses Relax relaxed, and optErr an
 	// option that could not apply (Check returns it and runs nothing).
 	relaxed map[string]bool

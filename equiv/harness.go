@@ -138,6 +138,7 @@ func (h *Harness) countsOf(c *Contract) *mechCounts {
 // check of another), each with buffers of its own.
 func (h *Harness) Call(c *Contract) *Call {
 	h.called = c
+	h.endSynchronized()
 	var k *Call
 	for i, x := range h.calls {
 		if x == nil {
@@ -162,6 +163,7 @@ func (h *Harness) Call(c *Contract) *Call {
 // to every call: the watchdog, the concurrent caller, overlap and reuse.
 // A suite calls it just before the call (Call notes its calls itself).
 func (h *Harness) Note(c *Contract) {
+	h.endSynchronized()
 	h.runBefore()
 	h.count(c)
 }
@@ -181,6 +183,18 @@ func (h *Harness) runBefore() {
 	if f := h.before; f != nil {
 		h.before = nil
 		f()
+		if l := h.cfg.overlap; l != nil {
+			l.begin()
+		}
+	}
+}
+
+// endSynchronized ends the span of an overlap lane's call made just after
+// its wait: when Call.Do returns, or, for a call Note counted, at the
+// harness's next call (or the end of the round).
+func (h *Harness) endSynchronized() {
+	if l := h.cfg.overlap; l != nil {
+		l.end()
 	}
 }
 
@@ -316,7 +330,9 @@ func (k *Call) Layout(i int) Layout { return k.bufs[i].Layout() }
 // fault in it as a *Fault), or nil.
 func (k *Call) Do(f func()) *Panic {
 	k.h.runBefore()
-	return Catch(f)
+	p := Catch(f)
+	k.h.endSynchronized()
+	return p
 }
 
 // Flaw judges the memory of every slice placed once the call has

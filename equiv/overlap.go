@@ -2,8 +2,11 @@ package equiv
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/equivcheck/equivcheck/internal/contractknob"
 )
@@ -18,62 +21,84 @@ const overlapLanes = 2
 // Each lane first calls newLane once with a configuration of its own (for
 // a checker of its own), then, for each round, the function it returned
 // with the lane's number, the round and wait: the lane prepares its input
-// (and the reference's result), calls wait, which returns when every lane
-// has reached it, and then calls the implementation, so that the calls
-// start together. A round's calls should take long enough to overlap (a
-// large input, or a batch of small ones). The first counterexample (or
-// error) a lane returns stops both after the round; it is returned with
-// the round and lane in its Args. Calls under the lanes' configurations
-// count MechOverlap for their functions. A Serial run, or one with the
-// NoOverlap knob set, runs the lanes one after the other, not together.
-func (r *Run) Overlap(rounds int, newLane func(cfg *Config) func(lane, round int, wait func()) error) error {
+// (and the reference's result), has wait called just before the call it
+// makes to the implementation (Harness.Before), which returns when every
+// lane has reached it, so that the calls start together. The function
+// returns how many inputs it compared and the first counterexample (or
+// error); Overlap counts the comparisons (Run.Count). A round's calls
+// should take long enough to overlap (a large input, or a batch of small
+// ones). A round may wait several times, at the same points in every
+// round.
+//
+// Released together, two calls still need two threads the operating
+// system runs at once, which a loaded machine does not always give: the
+// harness times each call made just after a wait, and a round with such a
+// call of longCall or more that no call of the other lane's overlapped is
+// run again (up to overlapAttempts times, while the other lane is still
+// running), its comparisons counted once. The first counterexample (or error) a lane returns stops
+// both after the round; it is returned with the round and lane in its
+// Args. Calls under the lanes' configurations count MechOverlap for their
+// functions. A Serial run, or one with the NoOverlap knob set, runs the
+// lanes one after the other, not together, and once each.
+func (r *Run) Overlap(rounds int, newLane func(cfg *Config) func(lane, round int, wait func()) (int, error)) error {
 	together := !r.cfg.serial && !contractknob.NoOverlap.Load()
 	b := newBarrier(overlapLanes)
+	ov := &overlap{start: time.Now(), retry: together && !turnTaking && runtime.GOMAXPROCS(0) > 1}
 	errs := make([]error, overlapLanes)
+	counts := make([]int, overlapLanes)
 	var failed sync.Once
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
-	body := func(lane int, cfg *Config, step func(lane, round int, wait func()) error) {
+	body := func(lane int, step func(lane, round int, wait func()) (int, error)) {
+		defer b.leave()
+		defer ov.done.Add(1)
+		wait := func() {}
+		if together {
+			wait = b.wait
+		}
 		for round := range rounds {
-			select {
-			case <-stop:
-				b.leave()
-				return
-			default:
-			}
-			wait := func() {}
-			if together {
-				wait = b.wait
-			}
-			if err := withFaultPanics(func() error { return stepSafely(step, lane, round, wait) }); err != nil {
-				errs[lane] = overlapError(err, lane, round)
-				failed.Do(func() { close(stop) })
-				b.leave()
-				return
+			for attempt := 0; ; attempt++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				var n int
+				err := withFaultPanics(func() (err error) { n, err = stepSafely(step, lane, round, wait); return err })
+				if attempt == 0 {
+					counts[lane] += n
+				}
+				if err != nil {
+					errs[lane] = overlapError(err, lane, round)
+					failed.Do(func() { close(stop) })
+					return
+				}
+				if !ov.again(lane, attempt) {
+					break
+				}
 			}
 		}
-		b.leave()
 	}
-	cfgs := make([]*Config, overlapLanes)
-	steps := make([]func(lane, round int, wait func()) error, overlapLanes)
+	steps := make([]func(lane, round int, wait func()) (int, error), overlapLanes)
 	for lane := range overlapLanes {
-		cfgs[lane] = r.cfg.forOverlap()
-		steps[lane] = newLane(cfgs[lane])
+		cfg := r.cfg.forOverlap(&overlapLane{ov: ov, lane: lane})
+		steps[lane] = newLane(cfg)
 	}
 	if !together {
 		for lane := range overlapLanes {
-			body(lane, cfgs[lane], steps[lane])
+			body(lane, steps[lane])
 		}
 	} else {
 		for lane := range overlapLanes {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				body(lane, cfgs[lane], steps[lane])
+				body(lane, steps[lane])
 			}()
 		}
 		wg.Wait()
 	}
+	r.Count(counts[0] + counts[1])
 	for _, err := range errs {
 		if err != nil {
 			return err
@@ -82,9 +107,84 @@ func (r *Run) Overlap(rounds int, newLane func(cfg *Config) func(lane, round int
 	return nil
 }
 
+// overlapAttempts is how many times at most a round of Run.Overlap runs
+// while its calls do not overlap the other lane's.
+const overlapAttempts = 8
+
+// overlap is what Run.Overlap's lanes share to tell whether their calls
+// overlapped: the span of each lane's latest call made just after a wait
+// (a synchronized call), as offsets from start.
+type overlap struct {
+	start time.Time
+	retry bool         // calls can overlap here: run a round whose calls did not again
+	done  atomic.Int32 // lanes that have finished
+	mu    sync.Mutex
+	from  [overlapLanes]time.Duration
+	to    [overlapLanes]time.Duration // 0 while the call runs
+	open  [overlapLanes]bool          // a synchronized call's span has begun and not ended
+	// missed is set when a synchronized call of the lane's round that
+	// took longCall or more overlapped no call of the other lane's.
+	missed [overlapLanes]bool
+}
+
+// longCall is how long a synchronized call must take for Run.Overlap to
+// require that it overlap the other lane's: shorter ones overlap or not
+// by the microseconds the lanes take to leave their wait, on any
+// machine.
+const longCall = 100 * time.Microsecond
+
+// overlapLane is a lane's view of the overlap, in its Config.
+type overlapLane struct {
+	ov   *overlap
+	lane int
+}
+
+// begin records the start of the lane's synchronized call.
+func (l *overlapLane) begin() {
+	o := l.ov
+	now := time.Since(o.start)
+	o.mu.Lock()
+	o.from[l.lane], o.to[l.lane], o.open[l.lane] = now, 0, true
+	o.mu.Unlock()
+}
+
+// end records the end of the lane's synchronized call, if one is open,
+// and, if it was long, whether the other lane's latest synchronized call
+// overlapped it: a call that began before this one ended and has not
+// ended, or ended after this one began, did; any earlier call of the
+// other lane's ended before the wait both passed.
+func (l *overlapLane) end() {
+	o := l.ov
+	now := time.Since(o.start)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.open[l.lane] {
+		return
+	}
+	i, j := l.lane, 1-l.lane
+	o.to[i], o.open[i] = now, false
+	met := o.from[j] != 0 && o.from[j] < now && (o.open[j] || o.to[j] > o.from[i])
+	if !met && now-o.from[i] >= longCall {
+		o.missed[i] = true
+	}
+}
+
+// again reports whether the lane should run its round again: calls can
+// overlap here, a long synchronized call of the round overlapped no call
+// of the other lane's, the other lane is still running and attempts
+// remain. It clears the round's record for the next.
+func (o *overlap) again(lane, attempt int) bool {
+	(&overlapLane{o, lane}).end()
+	o.mu.Lock()
+	missed := o.missed[lane]
+	o.missed[lane] = false
+	o.mu.Unlock()
+	return o.retry && missed && o.done.Load() == 0 && attempt+1 < overlapAttempts
+}
+
 // stepSafely calls step, turning a panic that escapes it into an error
 // with the stack, so that a lane's goroutine never crashes the process.
-func stepSafely(step func(lane, round int, wait func()) error, lane, round int, wait func()) (err error) {
+func stepSafely(step func(lane, round int, wait func()) (int, error), lane, round int, wait func()) (n int, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
@@ -106,9 +206,9 @@ func overlapError(err error, lane, round int) error {
 // run with c: c's settings, its scopes under the shared lock, an input in
 // flight and kept results of its own, and the overlap role, so that its
 // harnesses count MechOverlap.
-func (c *Config) forOverlap() *Config {
+func (c *Config) forOverlap(l *overlapLane) *Config {
 	d := *c
-	d.flight, d.kept, d.role = nil, keptResults{}, roleOverlap
+	d.flight, d.kept, d.role, d.overlap = nil, keptResults{}, roleOverlap, l
 	return &d
 }
 

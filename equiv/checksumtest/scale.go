@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sync/atomic"
 
 	"github.com/equivcheck/equivcheck/equiv"
 	ref "github.com/equivcheck/equivcheck/reference/checksum"
@@ -232,28 +231,30 @@ func (c *checker) reuse(r *equiv.Run, d Digest, filler []byte) *equiv.Counterexa
 // runs while another call of it is in flight.
 func scaleOverlap(c *checker, r *equiv.Run, filler []byte) *equiv.Counterexample {
 	n := min(len(filler)/2, 1<<20)
-	var compared atomic.Int64
 	p := plan{update: &[3]uint16{0xdead, 0x1234, 0x4321}, words: &wordArgs{next: 0xbeef, offset: 3},
 		addrs: &addrArgs{src: v6src, dst: v6dst, proto: 17, length: 0x10001}}
-	err := r.Overlap(equiv.Pick(r, 16, 32, 128), func(cfg *equiv.Config) func(lane, round int, wait func()) error {
-		lc := newChecker(c.impl, cfg, func(k int) { compared.Add(int64(k)) })
-		return func(lane, round int, wait func()) error {
+	var lanes []*checker
+	err := r.Overlap(equiv.Pick(r, 16, 32, 128), func(cfg *equiv.Config) func(lane, round int, wait func()) (int, error) {
+		compared := 0
+		lc := newChecker(c.impl, cfg, func(k int) { compared += k })
+		lanes = append(lanes, lc)
+		return func(lane, round int, wait func()) (int, error) {
 			at := (lane*n/2 + round*4099) % (len(filler) - n + 1)
+			before := compared
 			lc.h.Before(wait)
 			ce := lc.checkAll(filler[at:at+n-round%2], uint16(round), p)
 			if lc.h.Before(nil) {
 				wait() // no call ran: the other lane must not wait for this one
 			}
-			if round == equiv.Pick(r, 16, 32, 128)-1 || ce != nil {
-				lc.release()
-			}
 			if ce != nil {
-				return ce
+				return compared - before, ce
 			}
-			return nil
+			return compared - before, nil
 		}
 	})
-	r.Count(int(compared.Load()))
+	for _, lc := range lanes {
+		lc.release()
+	}
 	if err == nil {
 		return nil
 	}

@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
-	"sync/atomic"
 
 	"github.com/equivcheck/equivcheck/equiv"
 )
@@ -120,13 +119,14 @@ func (p *param) scaleArg(data []byte, j int) reflect.Value {
 // vectors' and the boundaries' kinds, with 64 KiB of filler in every
 // []byte and string parameter.
 func (c *checker) scaleOverlap(r *equiv.Run, filler []byte) *equiv.Counterexample {
-	rounds := equiv.Pick(r, 16, 64, 256)
 	n := min(len(filler)/2, 64<<10)
-	var compared atomic.Int64
 	base := c.s.baseArgs()
-	err := r.Overlap(rounds, func(cfg *equiv.Config) func(lane, round int, wait func()) error {
-		lc := newChecker(c.s, cfg, func(k int) { compared.Add(int64(k)) })
-		return func(lane, round int, wait func()) error {
+	var lanes []*checker
+	err := r.Overlap(equiv.Pick(r, 16, 64, 256), func(cfg *equiv.Config) func(lane, round int, wait func()) (int, error) {
+		compared := 0
+		lc := newChecker(c.s, cfg, func(k int) { compared += k })
+		lanes = append(lanes, lc)
+		return func(lane, round int, wait func()) (int, error) {
 			args := c.s.cycled(base, -1, round)
 			for i, p := range c.s.params {
 				if p.kind == kBytes || p.kind == kString {
@@ -134,21 +134,21 @@ func (c *checker) scaleOverlap(r *equiv.Run, filler []byte) *equiv.Counterexampl
 					args[i] = p.fromBytes(filler[at : at+n-round%2])
 				}
 			}
+			before := compared
 			lc.h.Before(wait)
 			ce := lc.compare(args, round&63)
 			if lc.h.Before(nil) {
 				wait()
 			}
-			if ce != nil || round == rounds-1 {
-				lc.release()
-			}
 			if ce != nil {
-				return ce
+				return compared - before, ce
 			}
-			return nil
+			return compared - before, nil
 		}
 	})
-	r.Count(int(compared.Load()))
+	for _, lc := range lanes {
+		lc.release()
+	}
 	if err == nil {
 		return nil
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sync/atomic"
 
 	"github.com/equivcheck/equivcheck/equiv"
 	quic "github.com/equivcheck/equivcheck/reference/quic"
@@ -432,13 +431,13 @@ func (c *checker) scaleAppends(r *equiv.Run, prefix []byte) error {
 // be in flight, and the walks of a Packets shared state with always do.
 func (c *checker) scaleOverlap(r *equiv.Run, filler []byte) error {
 	const n = 1 << 20
-	rounds := equiv.Pick(r, 16, 32, 128)
-	var compared atomic.Int64
-	err := r.Overlap(rounds, func(cfg *equiv.Config) func(lane, round int, wait func()) error {
+	var lanes []*checker
+	err := r.Overlap(equiv.Pick(r, 16, 32, 128), func(cfg *equiv.Config) func(lane, round int, wait func()) (int, error) {
 		lc := newChecker(c.impl, cfg)
 		lc.fewStops = true
+		lanes = append(lanes, lc)
 		d := make([]byte, n)
-		return func(lane, round int, wait func()) error {
+		return func(lane, round int, wait func()) (int, error) {
 			at := (lane*len(filler)/2 + round*4099) % (len(filler) - 64)
 			dg := d[:n-round%2]
 			buildTrain(dg, len(dg)/2+round, 0, filler[at:])
@@ -447,17 +446,15 @@ func (c *checker) scaleOverlap(r *equiv.Run, filler []byte) error {
 			if lc.h.Before(nil) {
 				wait() // no call ran: the other lane must not wait for this one
 			}
-			compared.Add(int64(k))
-			if round == rounds-1 || ce != nil {
-				lc.release()
-			}
 			if ce != nil {
-				return ce
+				return k, ce
 			}
-			return nil
+			return k, nil
 		}
 	})
-	r.Count(int(compared.Load()))
+	for _, lc := range lanes {
+		lc.release()
+	}
 	if err == nil {
 		return nil
 	}

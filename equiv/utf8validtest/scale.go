@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"sync/atomic"
 
 	"github.com/equivcheck/equivcheck/equiv"
 	ref "github.com/equivcheck/equivcheck/reference/utf8valid"
@@ -690,35 +689,35 @@ func (h *readerHist) failure(problem string, p *equiv.Panic) *equiv.Counterexamp
 // every function runs while another call of it is in flight.
 func (c *checker) scaleOverlap(r *equiv.Run, filler []byte) error {
 	m := min(len(filler)/4, 256<<10)
-	rounds := equiv.Pick(r, 16, 32, 128)
-	var compared atomic.Int64
-	err := r.Overlap(rounds, func(cfg *equiv.Config) func(lane, round int, wait func()) error {
+	var lanes []*checker
+	err := r.Overlap(equiv.Pick(r, 16, 32, 128), func(cfg *equiv.Config) func(lane, round int, wait func()) (int, error) {
 		lc := newChecker(c.impl, cfg)
+		lanes = append(lanes, lc)
 		own := make([]byte, m+1) // and the octet after, to see whether the text cuts a character
-		return func(lane, round int, wait func()) error {
+		return func(lane, round int, wait func()) (int, error) {
 			ins := overlapInputs(filler, own, lane, round)
 			lc.h.Before(wait)
 			var ce *equiv.Counterexample
+			compared := 0
 			for _, in := range ins {
 				var k int
 				if ce, k = lc.compare(in); ce != nil {
 					break
 				}
-				compared.Add(int64(k))
+				compared += k
 			}
 			if lc.h.Before(nil) {
 				wait() // no call ran: the other lane must not wait for this one
 			}
-			if round == rounds-1 || ce != nil {
-				lc.release()
-			}
 			if ce != nil {
-				return ce
+				return compared, ce
 			}
-			return nil
+			return compared, nil
 		}
 	})
-	r.Count(int(compared.Load()))
+	for _, lc := range lanes {
+		lc.release()
+	}
 	if err == nil {
 		return nil
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sync/atomic"
 
 	"github.com/equivcheck/equivcheck/equiv"
 	"github.com/equivcheck/equivcheck/internal/contractknob"
@@ -716,23 +715,22 @@ func (c *checker) scaleIOSize(count func(*equiv.Counterexample, bool) error, rng
 // flight.
 func (c *checker) scaleOverlap(r *equiv.Run, filler []byte) error {
 	n := min(len(filler)/2, 1<<20)
-	rounds := equiv.Pick(r, 16, 32, 128)
-	var compared atomic.Int64
-	err := r.Overlap(rounds, func(cfg *equiv.Config) func(lane, round int, wait func()) error {
+	var lanes []*checker
+	err := r.Overlap(equiv.Pick(r, 16, 32, 128), func(cfg *equiv.Config) func(lane, round int, wait func()) (int, error) {
 		lc := newChecker(c.impl, cfg)
-		return func(lane, round int, wait func()) error {
+		lanes = append(lanes, lc)
+		return func(lane, round int, wait func()) (int, error) {
 			at := (lane*n/2 + round*4099) % (len(filler) - n + 1)
-			ce := lc.overlapRound(filler[at:at+n-round%2], lane, round, wait, &compared)
-			if round == rounds-1 || ce != nil {
-				lc.release()
-			}
+			ce, k := lc.overlapRound(filler[at:at+n-round%2], lane, round, wait)
 			if ce != nil {
-				return ce
+				return k, ce
 			}
-			return nil
+			return k, nil
 		}
 	})
-	r.Count(int(compared.Load()))
+	for _, lc := range lanes {
+		lc.release()
+	}
 	if err == nil {
 		return nil
 	}
@@ -745,9 +743,11 @@ func (c *checker) scaleOverlap(r *equiv.Run, filler []byte) error {
 // overlapRound is one round of one lane: each one-shot function on data,
 // then a MaskReader and a MaskWriter each made, fed 1 to 3 octets of data
 // and the rest in one call, Reset and fed 7 octets; every call of the
-// implementation waits for the other lane's.
-func (c *checker) overlapRound(data []byte, lane, round int, wait func(), compared *atomic.Int64) *equiv.Counterexample {
+// implementation waits for the other lane's. It returns the first
+// counterexample and how many inputs it compared.
+func (c *checker) overlapRound(data []byte, lane, round int, wait func()) (*equiv.Counterexample, int) {
 	rng := rand.New(rand.NewPCG(uint64(lane), uint64(round)))
+	compared := 0
 	together := func(f func() *equiv.Counterexample) *equiv.Counterexample {
 		c.h.Before(wait)
 		ce := f()
@@ -762,9 +762,9 @@ func (c *checker) overlapRound(data []byte, lane, round int, wait func(), compar
 		}
 		in := scaleInput{fn: fn, key: scaleKey(rng), pos: round, align: rng.IntN(64), dstAlign: rng.IntN(64), cut: rng.IntN(len(data))}
 		if ce := together(func() *equiv.Counterexample { ce, _ := c.scaleOne(in, data); return ce }); ce != nil {
-			return ce
+			return ce, compared
 		}
-		compared.Add(1)
+		compared++
 	}
 	for _, fn := range []string{"MaskReader", "MaskWriter"} {
 		if !c.has(fn) {
@@ -789,11 +789,11 @@ func (c *checker) overlapRound(data []byte, lane, round int, wait func(), compar
 			continue
 		}
 		if what != "" {
-			return c.streamFailure(s, what)
+			return c.streamFailure(s, what), compared
 		}
-		compared.Add(1)
+		compared++
 	}
-	return nil
+	return nil, compared
 }
 
 // stepTogether runs step, one call of a stream, once the other lane has

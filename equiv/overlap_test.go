@@ -1,0 +1,102 @@
+package equiv_test
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/equivcheck/equivcheck/equiv"
+)
+
+// overlapToy runs Run.Overlap for rounds rounds, each lane calling a
+// "function" that sleeps for 2 ms, and returns the method's Result, how
+// many times each lane ran each round, and how many rounds' calls were in
+// flight together at least once. late(lane, round, attempt) delays a
+// lane's call after its wait (a thread the operating system set aside),
+// outside the call's span.
+func overlapToy(t *testing.T, rounds int, late func(lane, round, attempt int) time.Duration, opts ...equiv.Option) (equiv.Result, [2][]int, int) {
+	t.Helper()
+	var runs [2][]int
+	var inFlight atomic.Int32
+	var mu sync.Mutex
+	together := map[int]bool{}
+	call := &equiv.Contract{Func: "F"}
+	method := func(r *equiv.Run) error {
+		return r.Overlap(rounds, func(cfg *equiv.Config) func(lane, round int, wait func()) (int, error) {
+			h := equiv.NewHarness(cfg)
+			mine := make([]int, rounds)
+			return func(lane, round int, wait func()) (int, error) {
+				attempt := mine[round]
+				mine[round]++
+				runs[lane] = mine
+				h.Before(func() { wait(); time.Sleep(late(lane, round, attempt)) })
+				k := h.Call(call)
+				k.Do(func() {
+					if inFlight.Add(1) > 1 {
+						mu.Lock()
+						together[round] = true
+						mu.Unlock()
+					}
+					time.Sleep(2 * time.Millisecond)
+					inFlight.Add(-1)
+				})
+				k.End()
+				return 1, nil
+			}
+		})
+	}
+	var res equiv.Result
+	opts = append(opts, equiv.WithReport(func(r equiv.Result) { res = r }))
+	if err := equiv.Check(equiv.Suite{Pair: "toy", Methods: []equiv.Method{{Name: "m", Func: method}}}, opts...); err != nil {
+		t.Fatalf("Check: %v", err)
+	}
+	return res, runs, len(together)
+}
+
+// TestOverlapRunsAgainWhenCallsMissed: a lane held back after its wait
+// until the other's call has returned (as a loaded machine holds back a
+// thread) has its round run again, until the calls overlap; each round's
+// comparisons are counted once.
+func TestOverlapRunsAgainWhenCallsMissed(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 || runtime.GOARCH == "wasm" {
+		t.Skip("calls cannot overlap with one thread for goroutines")
+	}
+	const rounds = 4
+	late := func(lane, round, attempt int) time.Duration {
+		if lane == 1 && attempt < 2 {
+			return 10 * time.Millisecond // past the other lane's 2 ms call
+		}
+		return 0
+	}
+	res, runs, together := overlapToy(t, rounds, late)
+	if res.Checked != 2*rounds {
+		t.Errorf("Checked = %d, want %d: each round counted once, however often it ran", res.Checked, 2*rounds)
+	}
+	if together != rounds {
+		t.Errorf("the calls overlapped in %d of %d rounds", together, rounds)
+	}
+	for round, n := range runs[1] {
+		if n < 3 {
+			t.Errorf("lane 2 ran round %d %d times, want at least 3 (twice too late)", round, n)
+		}
+	}
+}
+
+// TestOverlapSerialRunsOnce: without overlap (Serial), each round runs
+// once on each lane, one lane after the other.
+func TestOverlapSerialRunsOnce(t *testing.T) {
+	const rounds = 3
+	res, runs, together := overlapToy(t, rounds, func(int, int, int) time.Duration { return 0 }, equiv.Serial())
+	if res.Checked != 2*rounds || together != 0 {
+		t.Errorf("Checked = %d, overlapping rounds %d; want %d and 0", res.Checked, together, 2*rounds)
+	}
+	for lane := range runs {
+		for round, n := range runs[lane] {
+			if n != 1 {
+				t.Errorf("lane %d ran round %d %d times, want once", lane+1, round, n)
+			}
+		}
+	}
+}
