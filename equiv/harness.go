@@ -77,7 +77,11 @@ const (
 
 // NewHarness returns a Harness for calls checked under cfg.
 func NewHarness(cfg *Config) *Harness {
-	return &Harness{cfg: cfg, counts: map[*Contract]*mechCounts{}}
+	h := &Harness{cfg: cfg, counts: map[*Contract]*mechCounts{}}
+	if l := cfg.overlap; l != nil {
+		l.harnesses = append(l.harnesses, h)
+	}
+	return h
 }
 
 // Release gives the harness's buffers back (Buffer.Release) and adds what

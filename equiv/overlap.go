@@ -2,6 +2,7 @@ package equiv
 
 import (
 	"fmt"
+	"maps"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -35,7 +36,10 @@ const overlapLanes = 2
 // harness times each call made just after a wait, and a round with such a
 // call of longCall or more that no call of the other lane's overlapped is
 // run again (up to overlapAttempts times, while the other lane is still
-// running), its comparisons counted once. The first counterexample (or error) a lane returns stops
+// running), its comparisons counted once, and Again (in the harnesses made
+// under the lane's configuration) counting from where it stood before the
+// round, so that a round's comparisons are the same however often it
+// ran. The first counterexample (or error) a lane returns stops
 // both after the round; it is returned with the round and lane in its
 // Args. Calls under the lanes' configurations count MechOverlap for their
 // functions. A Serial run, or one with the NoOverlap knob set, runs the
@@ -46,6 +50,7 @@ func (r *Run) Overlap(rounds int, newLane func(cfg *Config) func(lane, round int
 	ov := &overlap{start: time.Now(), retry: together && !turnTaking && runtime.GOMAXPROCS(0) > 1}
 	errs := make([]error, overlapLanes)
 	counts := make([]int, overlapLanes)
+	lanes := make([]*overlapLane, overlapLanes)
 	var failed sync.Once
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -57,7 +62,11 @@ func (r *Run) Overlap(rounds int, newLane func(cfg *Config) func(lane, round int
 			wait = b.wait
 		}
 		for round := range rounds {
+			saved := lanes[lane].saveAgain()
 			for attempt := 0; ; attempt++ {
+				if attempt > 0 {
+					saved.restore()
+				}
 				select {
 				case <-stop:
 					return
@@ -81,8 +90,8 @@ func (r *Run) Overlap(rounds int, newLane func(cfg *Config) func(lane, round int
 	}
 	steps := make([]func(lane, round int, wait func()) (int, error), overlapLanes)
 	for lane := range overlapLanes {
-		cfg := r.cfg.forOverlap(&overlapLane{ov: ov, lane: lane})
-		steps[lane] = newLane(cfg)
+		lanes[lane] = &overlapLane{ov: ov, lane: lane}
+		steps[lane] = newLane(r.cfg.forOverlap(lanes[lane]))
 	}
 	if !together {
 		for lane := range overlapLanes {
@@ -133,10 +142,36 @@ type overlap struct {
 // machine.
 const longCall = 100 * time.Microsecond
 
-// overlapLane is a lane's view of the overlap, in its Config.
+// overlapLane is a lane's view of the overlap, in its Config, and the
+// harnesses made under that Config.
 type overlapLane struct {
-	ov   *overlap
-	lane int
+	ov        *overlap
+	lane      int
+	harnesses []*Harness
+}
+
+// againCounts is where Again stood in each of a lane's harnesses before a
+// round: a round run again starts from there, so that Again re-checks the
+// same inputs in it, whatever ran before, and a round's count is the same
+// however often it ran.
+type againCounts []struct {
+	h     *Harness
+	tries map[*Contract]int64
+	unit  uint64
+}
+
+func (l *overlapLane) saveAgain() againCounts {
+	a := make(againCounts, len(l.harnesses))
+	for i, h := range l.harnesses {
+		a[i].h, a[i].tries, a[i].unit = h, maps.Clone(h.tries), h.unit
+	}
+	return a
+}
+
+func (a againCounts) restore() {
+	for _, s := range a {
+		s.h.tries, s.h.unit = maps.Clone(s.tries), s.unit
+	}
 }
 
 // begin records the start of the lane's synchronized call.
@@ -174,7 +209,7 @@ func (l *overlapLane) end() {
 // of the other lane's, the other lane is still running and attempts
 // remain. It clears the round's record for the next.
 func (o *overlap) again(lane, attempt int) bool {
-	(&overlapLane{o, lane}).end()
+	(&overlapLane{ov: o, lane: lane}).end()
 	o.mu.Lock()
 	missed := o.missed[lane]
 	o.missed[lane] = false
