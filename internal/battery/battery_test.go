@@ -95,6 +95,7 @@ func checkTwins(t *testing.T, bugs []Bug) int {
 // catches runs s at quick and reports whether a method caught it in time
 // with a minimized counterexample, and how (or why not).
 func catches(s equiv.Suite) (string, bool) {
+	forgetMemos()
 	start := time.Now()
 	var first *equiv.Result
 	var took time.Duration

@@ -176,6 +176,7 @@ func mechanismCatches(t *testing.T, knob *atomic.Bool, except string, serial boo
 	if serial {
 		opts = append(opts, equiv.Serial())
 	}
+	forgetMemos()
 	t.Run("without", func(t *testing.T) {
 		for _, b := range bugs {
 			t.Run(b.Name, func(t *testing.T) {
