@@ -82,7 +82,7 @@ func (r *Run) Overlap(rounds int, newLane func(cfg *Config) func(lane, round int
 					failed.Do(func() { close(stop) })
 					return
 				}
-				if !ov.again(lane, attempt) {
+				if !lanes[lane].again(attempt) {
 					break
 				}
 			}
@@ -129,7 +129,7 @@ type overlap struct {
 	done  atomic.Int32 // lanes that have finished
 	mu    sync.Mutex
 	from  [overlapLanes]time.Duration
-	to    [overlapLanes]time.Duration // 0 while the call runs
+	to    [overlapLanes]time.Duration // when the call ended, if it has (not open)
 	open  [overlapLanes]bool          // a synchronized call's span has begun and not ended
 	// missed is set when a synchronized call of the lane's round that
 	// took longCall or more overlapped no call of the other lane's.
@@ -179,7 +179,7 @@ func (l *overlapLane) begin() {
 	o := l.ov
 	now := time.Since(o.start)
 	o.mu.Lock()
-	o.from[l.lane], o.to[l.lane], o.open[l.lane] = now, 0, true
+	o.from[l.lane], o.open[l.lane] = now, true
 	o.mu.Unlock()
 }
 
@@ -208,11 +208,12 @@ func (l *overlapLane) end() {
 // overlap here, a long synchronized call of the round overlapped no call
 // of the other lane's, the other lane is still running and attempts
 // remain. It clears the round's record for the next.
-func (o *overlap) again(lane, attempt int) bool {
-	(&overlapLane{ov: o, lane: lane}).end()
+func (l *overlapLane) again(attempt int) bool {
+	l.end()
+	o := l.ov
 	o.mu.Lock()
-	missed := o.missed[lane]
-	o.missed[lane] = false
+	missed := o.missed[l.lane]
+	o.missed[l.lane] = false
 	o.mu.Unlock()
 	return o.retry && missed && o.done.Load() == 0 && attempt+1 < overlapAttempts
 }
