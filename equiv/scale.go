@@ -97,6 +97,24 @@ func ScalePoints(r *Run, rng *rand.Rand, n, width int) []int {
 	return all
 }
 
+// ScaleAlign returns the alignment (offset from a 64-byte boundary) of a
+// scale method's input of n octets at turn: flush against a page at its
+// end (-n mod 64) at turn 0, at its start (0) at turn 1, and at neither
+// (a drawn offset) at turn 2; turns past 2 wrap. It draws one number
+// from rng at every turn, so that a suite's later draws do not depend on
+// the turn. Where n is a multiple of 64 the first two are the same
+// placement at the same address, and the next input of that size at
+// turn 1 would lie where the last did (the same address again is
+// Again's to check, not the scale method's): there turn 0 is 32.
+func ScaleAlign(rng *rand.Rand, n, turn int) int {
+	drawn := rng.IntN(64)
+	end := -n & 63
+	if end == 0 {
+		end = 32
+	}
+	return [3]int{end, 0, drawn}[turn%3]
+}
+
 // History returns the lengths of a long history of calls to a stateful
 // value, to feed it before the input that matters: at least a thousand
 // lengths, with empty calls, single octets, every length to 64, random

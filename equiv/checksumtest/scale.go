@@ -79,7 +79,7 @@ func scaleSize(c *checker, r *equiv.Run, data []byte) *equiv.Counterexample {
 		copy(saved, data[at:end])
 		copy(data[at:end], w.data)
 		r.Reach("scale: " + w.name)
-		align := [3]int{-n & 63, 0, rng.IntN(64)}[j%3]
+		align := equiv.ScaleAlign(rng, n, j)
 		ce := c.sum(aligned(align), data, initials[j%len(initials)])
 		if ce == nil && j%2 == 0 {
 			ce = c.checksum(aligned(align), data)

@@ -76,7 +76,7 @@ func (c *checker) scaleSize(r *equiv.Run, i int, data []byte) *equiv.Counterexam
 		copy(data[at:end], w)
 		args := c.s.cycled(base, i, j)
 		args[i] = p.scaleArg(data, j)
-		align := [3]int{-n & 63, 0, rng.IntN(64)}[j%3]
+		align := equiv.ScaleAlign(rng, n, j)
 		ce := c.compare(args, align)
 		copy(data[at:end], saved)
 		if ce != nil {

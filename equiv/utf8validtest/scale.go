@@ -238,7 +238,7 @@ func (c *checker) scaleSize(r *equiv.Run, filler []byte, i, n int) error {
 		t := newScaleText(filler, n)
 		t.put(w.data, at)
 		r.Reach("scale: " + w.name)
-		in := Input{Func: fns[(i+j)%len(fns)], Text: t.text, Align: scaleAlign(n, rng.IntN(64), j),
+		in := Input{Func: fns[(i+j)%len(fns)], Text: t.text, Align: equiv.ScaleAlign(rng, n, j+j/3),
 			Key: keyOf(i + j), Pos: j & 3, oracle: t.oracle()}
 		if in.Func != "Valid" {
 			in.Splits = scaleSplits((i+j/3)%3, n, at)
@@ -256,22 +256,6 @@ func (c *checker) scaleSize(r *equiv.Run, filler []byte, i, n int) error {
 		return nil
 	}
 	return c.scaleReader(r, filler, i, n, rng)
-}
-
-// scaleAlign is the alignment of the text j of n octets: flush against
-// a page at the end (-n mod 64), at the start (0), or the random other,
-// in turn. Where n is a multiple of 64 the first two are both 0, and a
-// function's next text would lie where its last did (j and j+3 are the
-// same function's), which is equiv.Again's to check, not this turn's: a
-// Valid that remembers its verdict by address was caught here, without
-// Again, whenever no other call of 64 KiB or more came between. There
-// the first is 32.
-func scaleAlign(n, other, j int) int {
-	end := -n & 63
-	if end == 0 {
-		end = 32
-	}
-	return [3]int{end, 0, other}[(j+j/3)%3]
 }
 
 // scaleSplits returns the pieces of a text of n octets with a window at

@@ -133,7 +133,7 @@ func (c *checker) scaleSize(r *equiv.Run, filler []byte, n int) error {
 		}
 		phase := (j/len(scaleFuncs) + n) & 3
 		in := scaleInput{fn: fn, key: scaleKey(rng), pos: (phase-at)&3 + 4*(j*n&0xffff), cut: at,
-			align: scaleAlign(n, [3]int{-n & 63, 0, rng.IntN(64)}[j%3])}
+			align: scaleAlign(n, equiv.ScaleAlign(rng, n, j))}
 		in.dstAlign = scaleAlign(n, (in.align*7+j)&63)
 		w := scaleWindows[j%len(scaleWindows)]
 		copy(saved[:], data[at:])
