@@ -86,6 +86,9 @@ var u8Bugs = []struct{ name, record, axis string }{
 	{"unmask-ascii-test-skips-word",
 		"class: a word-at-a-time ASCII test over overlapping words (four 8-octet words over 16-31 octets) that leaves one out, so the octets only it covers go unchecked; written into this project's own fused Unmask as a mutant (the third word left out, 2026-12-05), which passed every method at seed 1 until the lone texts",
 		"Unmask: 25-31 octets, one octet that is not ASCII at 16..n-9"},
+	{"unmask-ascii-block-forgets-lead",
+		"simdjson/simdjson#1169's class (an ASCII fast path that must still check what the block before left open), written into this project's own AVX-512 fused Unmask as two mutants of its ASCII test of single and last blocks (2026-12-06: the test of the block before against incompleteT left out), which its package's tests caught (TestGuardPages, TestKernelsDirect)",
+		"Unmask: 16+ octets, a 64-octet block of ASCII (or the last, shorter one) after a character left open at its start"},
 	{"reader-reset-clears-validator",
 		"aspnet/WebSockets#97 (fragmented UTF-8 messages failed) and ballerina-platform/ballerina-lang#12695: the validator started over with each frame",
 		"Reader: a character split across two frames (a warm-up frame and Reset)"},
@@ -343,11 +346,40 @@ func (m *utf8Model) Unmask(b []byte, key [4]byte, pos int) (next, n int, err err
 	if m.bug == "unmask/tail-word-rmw" {
 		tailWordRMW(b)
 	}
+	if m.bug == "unmask-ascii-block-forgets-lead" && len(b) >= 16 {
+		n, err = m.asciiBlocksForget(b)
+		return next, n, err
+	}
 	n, err = m.Write(b)
 	if err != nil && m.bug == "unmask-stops-at-failure" && n+1 < len(b) {
 		websocket.Mask(b[n+1:], key, pos+n+1) // masked again: left as it came
 	}
 	return next, n, err
+}
+
+// asciiBlocksForget is Write over the unmasked b as
+// unmask-ascii-block-forgets-lead's kernel checks it: in blocks of 64
+// octets from b[0], the last one shorter, where a block whose octets are
+// all ASCII is taken to start between characters, whatever the octets
+// before it left open.
+func (m *utf8Model) asciiBlocksForget(b []byte) (int, error) {
+	start := 0
+	for i := 0; i < len(b); i += 64 {
+		ascii := true
+		for _, o := range b[i:min(i+64, len(b))] {
+			ascii = ascii && o < 0x80
+		}
+		if !ascii {
+			continue
+		}
+		if n, err := m.Write(b[start:i]); err != nil {
+			return start + n, err
+		}
+		m.n = 0 // the character left open is forgotten
+		start = i
+	}
+	n, err := m.Write(b[start:])
+	return start + n, err
 }
 
 // wrongPhaseASCII is unmask-ascii-test-phase's test: b unmasked from
