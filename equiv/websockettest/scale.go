@@ -133,8 +133,8 @@ func (c *checker) scaleSize(r *equiv.Run, filler []byte, n int) error {
 		}
 		phase := (j/len(scaleFuncs) + n) & 3
 		in := scaleInput{fn: fn, key: scaleKey(rng), pos: (phase-at)&3 + 4*(j*n&0xffff), cut: at,
-			align: scaleAlign(n, equiv.ScaleAlign(rng, n, j))}
-		in.dstAlign = scaleAlign(n, (in.align*7+j)&63)
+			align: clearOfPages(n, equiv.ScaleAlign(rng, n, j))}
+		in.dstAlign = clearOfPages(n, (in.align*7+j)&63)
 		w := scaleWindows[j%len(scaleWindows)]
 		copy(saved[:], data[at:])
 		copy(data[at:], w.data)
@@ -160,10 +160,10 @@ func (c *checker) scaleSize(r *equiv.Run, filler []byte, n int) error {
 // the method stays within 256 MiB.
 const maxEdgeSize = 4<<20 + 63
 
-// scaleAlign returns align for an input of n octets, or, past
+// clearOfPages returns align for an input of n octets, or, past
 // maxEdgeSize, the nearest alignment at which it meets no page: neither
 // 0 (a page before it) nor -n&63 (one after it).
-func scaleAlign(n, align int) int {
+func clearOfPages(n, align int) int {
 	for n > maxEdgeSize && (align == 0 || align == -n&63) {
 		align = (align + 1) & 63
 	}
@@ -343,7 +343,7 @@ func flip(b []byte) {
 func (c *checker) scaleStreams(r *equiv.Run, rng *rand.Rand, filler []byte, n int) error {
 	lead := n & 3
 	payload := filler[:lead+n]
-	key, align := scaleKey(rng), scaleAlign(n, rng.IntN(64))
+	key, align := scaleKey(rng), clearOfPages(n, rng.IntN(64))
 	for _, fn := range []string{"MaskReader", "MaskWriter"} {
 		s := streamCase{fn: fn, payload: payload, key: key, cuts: []int{lead}, align: align}
 		if !c.has(fn) || equiv.Excluded(c.cfg, s.input()) {
