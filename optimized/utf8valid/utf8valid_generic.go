@@ -306,6 +306,20 @@ func maskRest(b []byte, k uint64) {
 	}
 }
 
+// valid23 reports whether b, of 2 or 3 octets, is valid UTF-8: the
+// automaton's steps written out, with neither asciiShort's loads before
+// them nor run's loop. Two octets take three steps too, the first over a
+// NUL, which leads from a boundary to a boundary, so that no length takes
+// a branch. It is written to be inlined where the length is tested, which
+// then needs no bounds check.
+func valid23(b []byte) bool {
+	n := len(b)
+	s := dfa[b[0]&byte(-(n&1))] >> sAccept
+	s = dfa[b[n-2]] >> (s & 63)
+	s = dfa[b[n-1]] >> (s & 63)
+	return s&63 == sAccept
+}
+
 // asciiShort reports whether b, of at most 15 octets, is all ASCII: two
 // loads that overlap from 4 octets up, the octets 0, n/2 and n-1 below
 // (which are all of them). It is written to be inlined (cost 80 at most).
