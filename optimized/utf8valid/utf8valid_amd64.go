@@ -2,7 +2,11 @@
 
 package utf8valid
 
-import "golang.org/x/sys/cpu"
+import (
+	"encoding/binary"
+
+	"golang.org/x/sys/cpu"
+)
 
 // useAVX2 and useAVX512 say, once, which SIMD kernels this CPU may run,
 // and best is the one Valid and the zero Validator run. They are read
@@ -60,19 +64,24 @@ func unmaskBlocks(k kernel, b []byte, key uint32, ctx uint32) int {
 }
 
 // valid is kernel k's Valid. Up to 15 octets it runs in Go whatever the
-// kernel: 2 or 3 octets by three steps of the automaton (valid23: Latin
-// and CJK text 1.3-1.7 ns faster than through the ASCII test and run's
-// loop, ASCII no slower), 4 to 15 octets ASCII checked with two loads,
-// anything else by the automaton (run, inlined, a test at the end only),
-// which at these lengths beats the latency of a SIMD kernel's one block
-// (about 25 cycles) and saves the call into assembly. From 16 to 31 octets ASCII is tested first in Go
-// with four loads: ASCII text of those lengths took about twice as long
-// through the kernel, whose call and return cost more than its block, and
-// other text pays the four loads, about 1 ns (3% at 16-31 octets,
-// docs/performance.md). The variants' Valid functions do the same.
+// kernel, which at these lengths beats the latency of a SIMD kernel's one
+// block (about 25 cycles) and saves the call into assembly: 2 to 4 octets
+// by the automaton's steps written out (valid23, valid4), 5 to 15 octets
+// ASCII checked with two loads, anything else by the automaton (run,
+// inlined, a test at the end only). Written out, 2 to 4 octets of text
+// that is not ASCII take 3.8-4.8 ns instead of 5.3-7.6, below
+// unicode/utf8.Valid's 4.2-6.1 (docs/performance.md). From 16 to 31
+// octets ASCII is tested first in Go with four loads: ASCII text of those
+// lengths took about twice as long through the kernel, whose call and
+// return cost more than its block, and other text pays the four loads,
+// about 1 ns (3% at 16-31 octets, docs/performance.md). The variants'
+// Valid functions do the same.
 func valid(k kernel, b []byte) bool {
 	if n := len(b); n < 16 {
-		if uint(n-2) < 2 {
+		if uint(n-2) < 3 {
+			if n == 4 {
+				return valid4(binary.LittleEndian.Uint32(b))
+			}
 			return valid23(b)
 		}
 		return asciiShort(b) || run(sAccept, b)&63 == sAccept
@@ -96,7 +105,10 @@ func valid(k kernel, b []byte) bool {
 // 31, in Go, as valid says, the rest with validAVX512Asm.
 func validAVX512(b []byte) bool {
 	if n := len(b); n < 16 {
-		if uint(n-2) < 2 {
+		if uint(n-2) < 3 {
+			if n == 4 {
+				return valid4(binary.LittleEndian.Uint32(b))
+			}
 			return valid23(b)
 		}
 		return asciiShort(b) || run(sAccept, b)&63 == sAccept
@@ -111,7 +123,10 @@ func validAVX512(b []byte) bool {
 // 31, in Go, as valid says, the rest with validAVX2Blocks.
 func validAVX2(b []byte) bool {
 	if n := len(b); n < 16 {
-		if uint(n-2) < 2 {
+		if uint(n-2) < 3 {
+			if n == 4 {
+				return valid4(binary.LittleEndian.Uint32(b))
+			}
 			return valid23(b)
 		}
 		return asciiShort(b) || run(sAccept, b)&63 == sAccept
