@@ -69,8 +69,9 @@ func unmaskBlocks(k kernel, b []byte, key uint32, ctx uint32) int {
 // by the automaton's steps written out (valid23, valid4), 5 to 15 octets
 // ASCII checked with two loads, anything else by the automaton (run,
 // inlined, a test at the end only). Written out, 2 to 4 octets of text
-// that is not ASCII take 3.8-4.8 ns instead of 5.3-7.6, below
-// unicode/utf8.Valid's 4.2-6.1 (docs/performance.md). From 16 to 31
+// that is not ASCII take 3.9-5.2 ns instead of 5.0-6.4, below
+// unicode/utf8.Valid's 4.5-6.8 (10th percentiles, docs/performance.md);
+// 5 to 15 octets pay the one more length test, 0.15-0.5 ns. From 16 to 31
 // octets ASCII is tested first in Go with four loads: ASCII text of those
 // lengths took about twice as long through the kernel, whose call and
 // return cost more than its block, and other text pays the four loads,
