@@ -58,7 +58,7 @@ func inScope() map[string]planted {
 		m["quic/"+b] = planted{quicBug(b, refquic.DecodePacketNumber, "miniPN", 0, 0)}
 	}
 	for _, b := range []string{"accepts-surrogates", "accepts-overlong-2", "accepts-overlong-4", "accepts-above-10ffff",
-		"incomplete-accepted-at-close"} {
+		"incomplete-accepted-at-close", "valid4-mask-skips-first"} {
 		m["utf8/"+b] = planted{utf8Valid(b, shortOr(4, 8), 0)}
 	}
 	m["utf8/incomplete-at-block-end"] = planted{utf8Valid("incomplete-at-block-end", 16, 0)}
