@@ -431,7 +431,7 @@ single:
 
 singleSetup:
 	SETUP512
-	MOVL $1, R13
+	MOVL      $1, R13
 
 singleReady:
 	CHECK512(Z1, Z0)
