@@ -7,7 +7,8 @@
 #
 # JOBS lists the runs of a round, one per line:
 #   file:benchmark regexp:sweep.min:sweep.max:benchtime
-# and each appends to OUT/file.txt. With ALTERNATE=1 (the default) the
+# and each appends to OUT/file.txt. TAGS, if set, is passed to go test
+# -tags (purego measures the generic build). With ALTERNATE=1 (the default) the
 # sides take turns at going first, round by round: the A/A control
 # (issue31-2026-12-05b/aa.sh) found a drift within a round that favours
 # whichever side always runs first.
@@ -20,9 +21,9 @@ ALTERNATE=${ALTERNATE:-1}
 OUT=${OUT:-/tmp/ba}
 rm -rf "$OUT"; mkdir -p "$OUT"
 git -C "$REPO" worktree add -f --detach "$OUT/before" "$BEFORE" >/dev/null
-(cd "$OUT/before/bench" && go test -c -ldflags=-funcalign=64 -o "$OUT/before.test" .)
+(cd "$OUT/before/bench" && go test -c ${TAGS:+-tags "$TAGS"} -ldflags=-funcalign=64 -o "$OUT/before.test" .)
 git -C "$REPO" worktree remove --force "$OUT/before"
-(cd "$REPO/bench" && go test -c -ldflags=-funcalign=64 -o "$OUT/after.test" .)
+(cd "$REPO/bench" && go test -c ${TAGS:+-tags "$TAGS"} -ldflags=-funcalign=64 -o "$OUT/after.test" .)
 run() { # side, file, bench regexp, min, max, benchtime
   (cd "$REPO/bench" && "$OUT/$1.test" -test.run '^$' -test.bench "$3" -test.benchtime "$6" \
     -test.count 1 -test.timeout 60m -sweep.min "$4" -sweep.max "$5") |

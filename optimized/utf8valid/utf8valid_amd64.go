@@ -99,7 +99,7 @@ func valid(k kernel, b []byte) bool {
 		n := len(b)
 		return scanAVX2(b, 0, kernelAVX2) == n && !incomplete(uint32(b[n-3])|uint32(b[n-2])<<8|uint32(b[n-1])<<16)
 	}
-	return validGeneric(b)
+	return validScan(b)
 }
 
 // validAVX512 works like validGeneric: up to 15 octets, and ASCII up to
