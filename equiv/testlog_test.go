@@ -1,10 +1,13 @@
 package equiv_test
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"runtime"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/equivcheck/equivcheck/equiv"
@@ -27,13 +30,25 @@ func runChild(t *testing.T, name string, env []string, args ...string) string {
 	return out
 }
 
-// canExec skips t where a test cannot start a process (wasip1, js).
+// canExec skips t where a test cannot start a process (wasip1, js), or
+// where the kernel cannot run this binary: under qemu-user with no
+// binfmt_misc entry for its architecture (go test -exec qemu-aarch64-static
+// in a container), the binary runs but its child fails with ENOEXEC.
 func canExec(t *testing.T) {
 	t.Helper()
 	if runtime.GOOS == "wasip1" || runtime.GOOS == "js" {
 		t.Skip("no processes on " + runtime.GOOS + ": the test runs this binary again as a child")
 	}
+	if err := selfExec(); errors.Is(err, syscall.ENOEXEC) {
+		t.Skip("the kernel cannot run this binary (" + runtime.GOARCH + " under an emulator?): the test runs it again as a child")
+	}
 }
+
+// selfExec runs this test binary once, running no test, and returns its
+// error.
+var selfExec = sync.OnceValue(func() error {
+	return exec.Command(os.Args[0], "-test.run=^$").Run()
+})
 
 // child runs this test binary's test name as runChild does and returns
 // its output and error.
