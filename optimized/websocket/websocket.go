@@ -1,14 +1,15 @@
 // Package websocket masks WebSocket payloads as RFC 6455 §5.3 defines
-// (https://www.rfc-editor.org/rfc/rfc6455#section-5.3), with SIMD on amd64.
+// (https://www.rfc-editor.org/rfc/rfc6455#section-5.3), with SIMD on amd64
+// (AVX2, AVX-512) and arm64 (NEON).
 //
 // It mirrors reference/websocket: same names, same signatures, same results,
 // same panics.
 //
 // # Contract every variant keeps
 //
-// Every variant listed by [Impls] (maskAVX512, maskAVX2, maskGeneric and their
-// MaskCopy twins) gives exactly the octets and return value of
-// reference/websocket for every length, alignment and int pos:
+// Every variant listed by [Impls] (maskAVX512, maskAVX2, maskNEON,
+// maskGeneric and their MaskCopy twins) gives exactly the octets and return
+// value of reference/websocket for every length, alignment and int pos:
 //
 //   - octet i of the result is octet i of the input XOR key[(pos+i)&3];
 //   - the return value is (pos+len)&3, computed with wrapping int addition;
@@ -123,7 +124,7 @@ func copyFault(dst, src []byte) int {
 
 // Impl is one variant of the package's functions, for tests and benchmarks.
 type Impl struct {
-	Name      string // "avx512", "avx2", "generic"
+	Name      string // "avx512", "avx2" (amd64), "neon" (arm64), "generic"
 	Available bool   // whether this CPU and build can run it
 	// Mask and MaskCopy are the variant's own functions, not the
 	// dispatcher; they must not be called unless Available.
