@@ -3,7 +3,8 @@
 # the assembly and the guard pages ship to, and run the tests (with -short:
 # the exhaustive enumerations run whole natively, sampled here) under wasip1 (wazero, installed
 # from the Go module proxy), natively as 32-bit 386 where the kernel can, and under qemu-user for
-# a big-endian (s390x) and a 32-bit ARM target when qemu is installed.
+# a big-endian (s390x), a 32-bit ARM and an arm64 target (the NEON masking)
+# when qemu is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,7 +13,7 @@ cd "$(dirname "$0")/.."
 # tags choose files of their own: Windows (its guard pages and mirror),
 # darwin/arm64 (the BSD mirror, arm64) and s390x (big-endian). The 386
 # and wasip1 test runs below vet as go test does.
-for target in darwin/arm64 darwin/amd64 windows/amd64 freebsd/amd64 js/wasm wasip1/wasm linux/386 linux/s390x linux/arm; do
+for target in darwin/arm64 darwin/amd64 windows/amd64 freebsd/amd64 js/wasm wasip1/wasm linux/386 linux/s390x linux/arm linux/arm64; do
   case $target in
   windows/amd64 | darwin/arm64 | linux/s390x)
     echo "vet and build: $target"
@@ -45,7 +46,7 @@ GOBIN=$gobin go install github.com/tetratelabs/wazero/cmd/wazero@v1.12.0
 PATH=$gobin:$PATH GOOS=wasip1 GOARCH=wasm GOWASIRUNTIME=wazero \
   go test -short -exec="$(go env GOROOT)/lib/wasm/go_wasip1_wasm_exec" $emulated
 
-for pair in s390x:qemu-s390x-static arm:qemu-arm-static; do
+for pair in s390x:qemu-s390x-static arm:qemu-arm-static arm64:qemu-aarch64-static; do
   arch=${pair%%:*} qemu=${pair#*:}
   if command -v "$qemu" >/dev/null; then
     echo "tests under linux/$arch with $qemu"
