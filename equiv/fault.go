@@ -90,10 +90,20 @@ func unregister(r *region) {
 	}
 }
 
+// pageFaults says that this system reports the page of a fault, not its
+// byte: on s390x the hardware gives only the failing page, and Linux's
+// si_addr is the address with its low 12 bits cleared (under qemu-user as
+// on a machine). A fault is still caught and reported; describePage says
+// what the page is, without the distances describeAddr gives.
+const pageFaults = runtime.GOARCH == "s390x"
+
 // describeAddr says what the faulting address addr is.
 func describeAddr(addr uintptr) string {
 	regions.Lock()
 	defer regions.Unlock()
+	if pageFaults {
+		return describePage(addr)
+	}
 	for _, r := range regions.all {
 		if addr < r.lo || addr >= r.hi {
 			continue
@@ -118,4 +128,32 @@ func describeAddr(addr uintptr) string {
 		return "a write to read-only memory around its input (canaries or spare capacity)"
 	}
 	return fmt.Sprintf("an access to unmapped memory at %#x", addr)
+}
+
+// describePage is describeAddr where the fault's address is the start of
+// its page (pageFaults), with regions locked.
+func describePage(addr uintptr) string {
+	const page = " (this system reports the page of a fault, not its byte)"
+	for _, r := range regions.all {
+		if addr < r.lo || addr >= r.hi {
+			continue
+		}
+		switch r.kind {
+		case guardBefore:
+			return "an access to the guard page before the buffer" + page
+		case guardAfter:
+			return "an access to the guard page past the buffer's end" + page
+		case edgeAfter:
+			return "a write past the end of the range it may write (read-only octets it does not own)" + page
+		case edgeBefore:
+			return "a write before the start of the range it may write (read-only octets it does not own)" + page
+		}
+		if r.input != nil {
+			if base, n := r.input(); addr < base+uintptr(n) && base < addr+4096 {
+				return "a write to its read-only input, or to read-only memory in its pages" + page
+			}
+		}
+		return "a write to read-only memory around its input (canaries or spare capacity)" + page
+	}
+	return fmt.Sprintf("an access to unmapped memory in the page at %#x", addr)
 }
