@@ -102,6 +102,13 @@ func valid(k kernel, b []byte) bool {
 	return validScan(b)
 }
 
+// validGeneric is the generic kernel's Valid, valid's code with that
+// kernel: the short paths, then scanGeneric (validScan). It works like
+// reference/utf8valid.Valid.
+func validGeneric(b []byte) bool {
+	return valid(kernelGeneric, b)
+}
+
 // validAVX512 works like validGeneric: up to 15 octets, and ASCII up to
 // 31, in Go, as valid says, the rest with validAVX512Asm.
 func validAVX512(b []byte) bool {

@@ -361,29 +361,6 @@ func asciiMid(b []byte) bool {
 	return x&ascii8 == 0
 }
 
-// validGeneric is the generic kernel's Valid. It works like
-// reference/utf8valid.Valid, and takes the short paths of amd64's valid
-// before scanGeneric: 2 to 4 octets by the automaton's steps written out,
-// 5 to 15 by asciiShort then run, and ASCII of 16 to 31 octets by asciiMid.
-// Without them, scanGeneric's call and loops put this build's Valid behind
-// unicode/utf8.Valid at most lengths under 16 octets
-// (docs/performance.md).
-func validGeneric(b []byte) bool {
-	if n := len(b); n < 16 {
-		if uint(n-2) < 3 {
-			if n == 4 {
-				return valid4(binary.LittleEndian.Uint32(b))
-			}
-			return valid23(b)
-		}
-		return asciiShort(b) || run(sAccept, b)&63 == sAccept
-	}
-	if len(b) < 32 && asciiMid(b) {
-		return true
-	}
-	return validScan(b)
-}
-
 // validScan is scanGeneric as a Valid: every octet accepted, and the text
 // ending at a boundary.
 func validScan(b []byte) bool {

@@ -2,6 +2,8 @@
 
 package utf8valid
 
+import "encoding/binary"
+
 // best is the kernel of Valid and of the zero Validator: this build has
 // only the generic one.
 const best = kernelGeneric
@@ -30,7 +32,32 @@ func unmaskBlocks(_ kernel, b []byte, key uint32, ctx uint32) int {
 	return n
 }
 
-// valid is the generic kernel's Valid on this build.
+// valid is the generic kernel's Valid on this build. It takes the short
+// paths of amd64's valid before scanGeneric: 2 to 4 octets by the
+// automaton's steps written out, 5 to 15 by asciiShort then run, and ASCII
+// of 16 to 31 octets by asciiMid. Without them, scanGeneric's call and
+// loops put this build's Valid behind unicode/utf8.Valid at most lengths
+// under 16 octets (docs/performance.md). It is written here, not called
+// from a function both builds share: Valid inlines only if valid is a
+// call (cost 78; with valid inlined around a call, 82).
 func valid(_ kernel, b []byte) bool {
-	return validGeneric(b)
+	if n := len(b); n < 16 {
+		if uint(n-2) < 3 {
+			if n == 4 {
+				return valid4(binary.LittleEndian.Uint32(b))
+			}
+			return valid23(b)
+		}
+		return asciiShort(b) || run(sAccept, b)&63 == sAccept
+	}
+	if len(b) < 32 && asciiMid(b) {
+		return true
+	}
+	return validScan(b)
+}
+
+// validGeneric is the generic kernel's Valid: valid on this build. It
+// works like reference/utf8valid.Valid.
+func validGeneric(b []byte) bool {
+	return valid(kernelGeneric, b)
 }
