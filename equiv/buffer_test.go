@@ -73,6 +73,7 @@ func TestInputReadOnly(t *testing.T) {
 	if why := equiv.ReadOnlySkip(); why != "" {
 		t.Skip(why)
 	}
+	needFaultAddr(t)
 	var buf equiv.Buffer
 	b := buf.Input([]byte{1, 2, 3, 4, 5}, 3)
 	if lay := buf.Layout(); !lay.ReadOnly || !strings.Contains(lay.String(), "read-only") {
