@@ -36,15 +36,6 @@ func xorKey(dst, src []byte, key uint32, pos int) int {
 	return xorKeyNEON(dst, src, key, pos)
 }
 
-// xorKeyCopy is the body of MaskCopy: copyFault's result if a check
-// fails, else xorKey's.
-func xorKeyCopy(dst, src []byte, key [4]byte, pos int) int {
-	if fault := copyFault(dst, src); fault != 0 {
-		return fault
-	}
-	return xorKey(dst, src, binary.LittleEndian.Uint32(key[:]), pos)
-}
-
 // neonMin is the length from which xorKeyNEON runs the vector loop. Under
 // it xorKeyGeneric's straight-line words (up to 32 octets) and 32-octet
 // loop need no call into assembly.
