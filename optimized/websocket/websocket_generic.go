@@ -38,6 +38,16 @@ func maskCopyGeneric(dst, src []byte, key [4]byte, pos int) int {
 // 32-octet loop each word starts at a multiple of 4, so the key word is k; a
 // word at offset o uses rotKey(k, o).
 func xorKeyGeneric(dst, src []byte, key uint32, pos int) int {
+	return xorKeyWords(dst, src, key, pos, false)
+}
+
+// xorKeyWords is xorKeyGeneric's code. With neon set (arm64's neon
+// variant, on no other build), a payload of 64 octets or more masks its
+// longest prefix that is a multiple of 64 with xorBlocksNEON and the rest
+// with this code, from the position after the prefix. A payload under 64
+// octets then makes one call, as in the generic variant, where a NEON
+// entry in front of this code would make two.
+func xorKeyWords(dst, src []byte, key uint32, pos int, neon bool) int {
 	// k is the key as a little-endian 64-bit word whose octet i is the key
 	// octet for src[i], i < 8: key rotated right by 8*(pos&3) bits, twice.
 	k := uint64(bits.RotateLeft32(key, -8*(pos&3))) * (1<<32 | 1)
@@ -47,6 +57,10 @@ func xorKeyGeneric(dst, src []byte, key uint32, pos int) int {
 	}
 	le := binary.LittleEndian
 	switch {
+	case neon && n >= 64:
+		m := n &^ 63
+		xorBlocksNEON(dst[:m], src[:m], uint32(k))
+		xorKeyWords(dst[m:n], src[m:], key, pos+m, false)
 	case n > 32:
 		// Load the last 32 octets before the loop can overwrite them
 		// in place; store them after it.

@@ -7,7 +7,7 @@ func archImpls() []Impl { return nil }
 
 // xorKeyInPlace is the body of Mask: xorKeyGeneric on this build.
 func xorKeyInPlace(b []byte, key uint32, pos int) {
-	xorKeyGeneric(b, b, key, pos)
+	xorKeyWords(b, b, key, pos, false)
 }
 
 // xorKey is the body of MaskCopy: xorKeyGeneric on this build.
