@@ -40,8 +40,12 @@ func needFaultAddr(t *testing.T) {
 	var buf equiv.Buffer
 	defer buf.Release()
 	b := buf.Input([]byte{1}, 0)
-	if _, ok := equiv.PanicValue(rmw(&b[0])).(*equiv.Fault); !ok {
-		t.Skip("this system reports no address for a memory fault (qemu-arm?): a Fault cannot be described")
+	// No panic at all is left to the test (a writable read-only view is
+	// its failure); a panic that is no Fault means no address.
+	if p := rmw(&b[0]); p != nil {
+		if _, ok := equiv.PanicValue(p).(*equiv.Fault); !ok {
+			t.Skip("this system reports no address for a memory fault (qemu-arm?): a Fault cannot be described")
+		}
 	}
 }
 

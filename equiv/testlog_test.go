@@ -1,13 +1,11 @@
 package equiv_test
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/equivcheck/equivcheck/equiv"
@@ -39,7 +37,7 @@ func canExec(t *testing.T) {
 	if runtime.GOOS == "wasip1" || runtime.GOOS == "js" {
 		t.Skip("no processes on " + runtime.GOOS + ": the test runs this binary again as a child")
 	}
-	if err := selfExec(); errors.Is(err, syscall.ENOEXEC) {
+	if err := selfExec(); isENOEXEC(err) {
 		t.Skip("the kernel cannot run this binary (" + runtime.GOARCH + " under an emulator?): the test runs it again as a child")
 	}
 }
