@@ -67,11 +67,13 @@ func unmaskBlocks(k kernel, b []byte, key uint32, ctx uint32) int {
 // kernel, which at these lengths beats the latency of a SIMD kernel's one
 // block (about 25 cycles) and saves the call into assembly: 2 to 4 octets
 // by the automaton's steps written out (valid23, valid4), 5 to 15 octets
-// ASCII checked with two loads, anything else by the automaton (run,
-// inlined, a test at the end only). Written out, 2 to 4 octets of text
-// that is not ASCII take 3.9-5.2 ns instead of 5.0-6.4, below
+// ASCII checked with two loads, anything else by four steps written out
+// over the first four octets (steps4) and the automaton over the rest
+// (run, inlined, a test at the end only). Written out, 2 to 4 octets of
+// text that is not ASCII take 3.9-5.2 ns instead of 5.0-6.4, below
 // unicode/utf8.Valid's 4.5-6.8 (10th percentiles, docs/performance.md);
-// 5 to 15 octets pay the one more length test, 0.15-0.5 ns. From 16 to 31
+// 5 to 15 octets pay the one more length test, 0.15-0.5 ns, and take
+// 7.9 ns instead of 8.6 with the first four steps written out. From 16 to 31
 // octets ASCII is tested first in Go with four loads: ASCII text of those
 // lengths took about twice as long through the kernel, whose call and
 // return cost more than its block, and other text pays the four loads,
@@ -85,7 +87,13 @@ func valid(k kernel, b []byte) bool {
 			}
 			return valid23(b)
 		}
-		return asciiShort(b) || run(sAccept, b)&63 == sAccept
+		if asciiShort(b) {
+			return true
+		}
+		if n > 4 {
+			return run(steps4(sAccept, binary.LittleEndian.Uint32(b)), b[4:])&63 == sAccept
+		}
+		return false
 	}
 	if len(b) < 32 && asciiMid(b) {
 		return true
@@ -119,7 +127,13 @@ func validAVX512(b []byte) bool {
 			}
 			return valid23(b)
 		}
-		return asciiShort(b) || run(sAccept, b)&63 == sAccept
+		if asciiShort(b) {
+			return true
+		}
+		if n > 4 {
+			return run(steps4(sAccept, binary.LittleEndian.Uint32(b)), b[4:])&63 == sAccept
+		}
+		return false
 	}
 	if len(b) < 32 && asciiMid(b) {
 		return true
@@ -137,7 +151,13 @@ func validAVX2(b []byte) bool {
 			}
 			return valid23(b)
 		}
-		return asciiShort(b) || run(sAccept, b)&63 == sAccept
+		if asciiShort(b) {
+			return true
+		}
+		if n > 4 {
+			return run(steps4(sAccept, binary.LittleEndian.Uint32(b)), b[4:])&63 == sAccept
+		}
+		return false
 	}
 	if len(b) < 32 && asciiMid(b) {
 		return true

@@ -34,12 +34,13 @@ func unmaskBlocks(_ kernel, b []byte, key uint32, ctx uint32) int {
 
 // valid is the generic kernel's Valid on this build. It takes the short
 // paths of amd64's valid before scanGeneric: 2 to 4 octets by the
-// automaton's steps written out, 5 to 15 by asciiShort then run, and ASCII
-// of 16 to 31 octets by asciiMid. Without them, scanGeneric's call and
-// loops put this build's Valid behind unicode/utf8.Valid at most lengths
-// under 16 octets (docs/performance.md). It is written here, not called
-// from a function both builds share: Valid inlines only if valid is a
-// call (cost 78; with valid inlined around a call, 82).
+// automaton's steps written out, 5 to 15 by asciiShort then steps4 and
+// run, and ASCII of 16 to 31 octets by asciiMid. Without them,
+// scanGeneric's call and loops put this build's Valid behind
+// unicode/utf8.Valid at most lengths under 16 octets
+// (docs/performance.md). It is written here, not called from a function
+// both builds share: Valid inlines only if valid is a call (cost 78; with
+// valid inlined around a call, 82).
 func valid(_ kernel, b []byte) bool {
 	if n := len(b); n < 16 {
 		if uint(n-2) < 3 {
@@ -48,7 +49,13 @@ func valid(_ kernel, b []byte) bool {
 			}
 			return valid23(b)
 		}
-		return asciiShort(b) || run(sAccept, b)&63 == sAccept
+		if asciiShort(b) {
+			return true
+		}
+		if n > 4 {
+			return run(steps4(sAccept, binary.LittleEndian.Uint32(b)), b[4:])&63 == sAccept
+		}
+		return false
 	}
 	if len(b) < 32 && asciiMid(b) {
 		return true
