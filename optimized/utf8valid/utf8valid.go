@@ -217,11 +217,17 @@ func (v *Validator) Unmask(b []byte, key [4]byte, pos int) (next, n int, err err
 		}
 		// ASCII after a boundary needs no automaton; anything else runs
 		// it as Write does, over the octets just stored.
-		x := unmaskShort(b, k)
+		x, w := unmaskShort(b, k)
 		s0 := v.state()
 		s := s0
 		if x&ascii8 != 0 || s0&63 != sAccept {
-			if s = run(s0, b); s&63 == sError {
+			// From 4 octets, the first four take the steps written
+			// out over w, as in valid, and the loop the rest.
+			q := b
+			if len(b) > 3 {
+				s, q = steps4(s0, w), b[4:]
+			}
+			if s = run(s, q); s&63 == sError {
 				n, err = v.fail(firstError(s0, b, 0))
 				return next, n, err
 			}

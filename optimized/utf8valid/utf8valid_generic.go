@@ -254,12 +254,16 @@ func unmaskGeneric(s uint64, b []byte, k uint32) (int, uint64) {
 }
 
 // unmaskShort XORs b, of at most 15 octets, in place with the key word k,
-// whose low octet is b[0]'s, and returns the OR of the unmasked words, in
-// which an octet that is not ASCII sets a bit of ascii8. As in asciiShort,
-// two loads that overlap from 4 octets up (and the octets 0, 1 and 2
-// below) cover b; both are loaded before either is stored, so an octet of
-// the overlap is stored twice with the same value.
-func unmaskShort(b []byte, k uint32) uint64 {
+// whose low octet is b[0]'s. It returns the OR x of the unmasked words, in
+// which an octet that is not ASCII sets a bit of ascii8, and from 4 octets
+// up the first four unmasked octets w (the first in the low bits; 0
+// below). As in asciiShort, two loads that overlap from 4 octets up (and
+// the octets 0, 1 and 2 below) cover b; both are loaded before either is
+// stored, so an octet of the overlap is stored twice with the same value.
+// A caller that reads b[:4] back after these stores would wait: at 5-7 and
+// 9-11 octets the second store covers part of it, and neither store can
+// forward the load (docs/performance.md), so w comes from the register.
+func unmaskShort(b []byte, k uint32) (x uint64, w uint32) {
 	le := binary.LittleEndian
 	k64 := uint64(k) * (1<<32 | 1)
 	// n > 7 and n > 3, not n >= 8 and n >= 4: a boundary mutant then
@@ -270,13 +274,13 @@ func unmaskShort(b []byte, k uint32) uint64 {
 		w1 := le.Uint64(b[n-8:]) ^ bits.RotateLeft64(k64, -8*n)
 		le.PutUint64(b, w0)
 		le.PutUint64(b[n-8:], w1)
-		return w0 | w1
+		return w0 | w1, uint32(w0)
 	case n > 3:
 		w0 := le.Uint32(b) ^ uint32(k64)
 		w1 := le.Uint32(b[n-4:]) ^ uint32(bits.RotateLeft64(k64, -8*n))
 		le.PutUint32(b, w0)
 		le.PutUint32(b[n-4:], w1)
-		return uint64(w0 | w1)
+		return uint64(w0 | w1), w0
 	case n > 1:
 		w := le.Uint16(b) ^ uint16(k64)
 		x := w
@@ -285,12 +289,12 @@ func unmaskShort(b []byte, k uint32) uint64 {
 			x |= uint16(b[2])
 		}
 		le.PutUint16(b, w)
-		return uint64(x)
+		return uint64(x), 0
 	case n == 1:
 		b[0] ^= byte(k64)
-		return uint64(b[0])
+		return uint64(b[0]), 0
 	}
-	return 0
+	return 0, 0
 }
 
 // maskRest XORs b in place with the key word k, whose low octet is b[0]'s.
