@@ -187,8 +187,9 @@ func (v *Validator) fail(n int) (int, error) {
 // optimized/websocket.Mask does (any int pos), and validates the unmasked
 // octets as Write would, in one pass: each block is loaded, unmasked,
 // stored and checked while in a register (under 16 octets, a text that is
-// not ASCII is checked by the automaton over the octets just stored; 16
-// to 31 octets after a character boundary are unmasked and tested for
+// not ASCII is checked by the automaton, from 4 octets its first four
+// steps over the first unmasked word in a register and the rest over the
+// octets just stored; 16 to 31 octets after a character boundary are unmasked and tested for
 // ASCII in registers, and stored only if they are). It returns Mask's
 // next position, (pos+len(b))&3, and Write's n and err. All of b is unmasked even when
 // the text is, or already was, invalid. Unmask does not retain b.

@@ -72,8 +72,9 @@ func unmaskBlocks(k kernel, b []byte, key uint32, ctx uint32) int {
 // (run, inlined, a test at the end only). Written out, 2 to 4 octets of
 // text that is not ASCII take 3.9-5.2 ns instead of 5.0-6.4, below
 // unicode/utf8.Valid's 4.5-6.8 (10th percentiles, docs/performance.md);
-// 5 to 15 octets pay the one more length test, 0.15-0.5 ns, and take
-// 7.9 ns instead of 8.6 with the first four steps written out. From 16 to 31
+// 5 to 15 octets pay the one more length test, 0.15-0.5 ns, and text
+// that is not ASCII takes 7.9 ns instead of 8.6 with the first four steps
+// written out. From 16 to 31
 // octets ASCII is tested first in Go with four loads: ASCII text of those
 // lengths took about twice as long through the kernel, whose call and
 // return cost more than its block, and other text pays the four loads,
