@@ -189,10 +189,11 @@ func (v *Validator) fail(n int) (int, error) {
 // stored and checked while in a register (under 16 octets, a text that is
 // not ASCII is checked by the automaton, from 4 octets its first four
 // steps over the first unmasked word in a register and the rest over the
-// octets just stored; 16 to 31 octets after a character boundary are unmasked and tested for
-// ASCII in registers, and stored only if they are). It returns Mask's
-// next position, (pos+len(b))&3, and Write's n and err. All of b is unmasked even when
-// the text is, or already was, invalid. Unmask does not retain b.
+// octets just stored; 16 to 31 octets after a character boundary are
+// unmasked and tested for ASCII in registers, and stored only if they
+// are). It returns Mask's next position, (pos+len(b))&3, and Write's n
+// and err. All of b is unmasked even when the text is, or already was,
+// invalid. Unmask does not retain b.
 func (v *Validator) Unmask(b []byte, key [4]byte, pos int) (next, n int, err error) {
 	// k is the key as a little-endian word whose low octet is b[0]'s.
 	k := bits.RotateLeft32(binary.LittleEndian.Uint32(key[:]), -8*(pos&3))
