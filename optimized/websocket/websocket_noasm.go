@@ -5,7 +5,9 @@ package websocket
 // archImpls returns no SIMD variants: this build uses maskGeneric only.
 func archImpls() []Impl { return nil }
 
-// xorKeyInPlace is the body of Mask: xorKeyGeneric on this build.
+// xorKeyInPlace is the body of Mask: xorKeyGeneric's code on this build,
+// called directly (through xorKeyGeneric, inlined, Mask is over the
+// inliner's budget of 80 and is no longer inlined).
 func xorKeyInPlace(b []byte, key uint32, pos int) {
 	xorKeyWords(b, b, key, pos, false)
 }
