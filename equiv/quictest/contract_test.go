@@ -1,6 +1,7 @@
 package quictest
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/equivcheck/equivcheck/equiv"
@@ -22,5 +23,24 @@ func TestContracts(t *testing.T) {
 	}
 	if err := equiv.CheckContracts(Impl{}, contracts, results); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestStreamRunShowsState: every field of streamState, which streamAt
+// compares, shows in a run's text, so that no counterexample prints the
+// same got and want (a nested read gone wrong once did not).
+func TestStreamRunShowsState(t *testing.T) {
+	states := []streamState{{consumed: 1}, {calls: 1}, {asked: [4]int{0, 0, 0, 1}}, {asked: [4]int{1}, more: true}, {nestedWrong: true}}
+	if n := reflect.TypeFor[streamState]().NumField(); n != 5 {
+		t.Fatalf("streamState has %d fields; give each one a case here", n)
+	}
+	zero := streamRun{}.String()
+	for _, st := range states {
+		if s := (streamRun{state: st}).String(); s == zero {
+			t.Errorf("state %+v prints as the zero state: %q", st, s)
+		}
+	}
+	if a, b := (streamRun{state: streamState{asked: [4]int{1}}}).String(), (streamRun{state: streamState{asked: [4]int{1}, more: true}}).String(); a == b {
+		t.Errorf("more does not show: %q", a)
 	}
 }

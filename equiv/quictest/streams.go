@@ -229,6 +229,9 @@ func (r streamRun) String() string {
 			s += " and more"
 		}
 	}
+	if r.state.nestedWrong {
+		s += ", a nested ReadVarint of 37 went wrong"
+	}
 	return s
 }
 
