@@ -523,11 +523,12 @@ func BenchmarkSweepUnmask(b *testing.B) {
 // BenchmarkSweepUnmaskParts measures, on BenchmarkSweepUnmask's
 // non-ASCII texts, the fused path (impl=equivcheck), websocket.Mask then
 // utf8valid.Valid (impl=mask+valid), each of the two alone (impl=mask,
-// impl=valid) and a Validator's Write, which checks as Unmask does
-// without unmasking (impl=write), interleaved in one run. A fused path
-// does Write's work and more, so mask+valid over write bounds the speed-up
-// it can reach over the two passes (docs/perf/unmask-parts/bound.py reads
-// the run).
+// impl=valid), a Validator's Write, which checks as Unmask does
+// without unmasking (impl=write), and Mask then Write (impl=mask+write,
+// the two passes of a reader that keeps the message's state as Unmask
+// does), interleaved in one run. A fused path does Write's work and more,
+// so mask+valid over write bounds the speed-up it can reach over the two
+// passes (docs/perf/unmask-parts/bound.py reads the run).
 func BenchmarkSweepUnmaskParts(b *testing.B) {
 	textCells([]string{"latin", "mixed"}, unmaskSweepSizes(), func(name string, texts [][]byte) {
 		b.Run(name+"/impl=equivcheck", benchUnmask(texts))
@@ -535,6 +536,7 @@ func BenchmarkSweepUnmaskParts(b *testing.B) {
 		b.Run(name+"/impl=valid", benchUTF8Valid(texts))
 		b.Run(name+"/impl=mask", benchMaskTexts(texts))
 		b.Run(name+"/impl=write", benchValidatorWrite(texts))
+		b.Run(name+"/impl=mask+write", benchMaskWrite(texts))
 	})
 }
 
