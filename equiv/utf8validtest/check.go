@@ -399,6 +399,9 @@ func (t transcript) String(fn string) string {
 				fmt.Fprintf(&b, "next %d, ", c.next)
 			}
 			fmt.Fprintf(&b, "%d, %s", c.n, errName(c.err))
+			if written(c.tail) {
+				fmt.Fprintf(&b, " and p past n %s", equiv.HexAt(c.tail, -1))
+			}
 		}
 		fmt.Fprintf(&b, "; Close %s", errName(t.close))
 		if t.midClose != nil {
@@ -415,6 +418,17 @@ func (t transcript) String(fn string) string {
 		fmt.Fprintf(&b, ", but %s", t.wrong)
 	}
 	return b.String()
+}
+
+// written reports whether a Read left anything but canaries in p past
+// the octets it returned (the reference leaves p's canaries there).
+func written(tail []byte) bool {
+	for _, o := range tail {
+		if o != equiv.Canary {
+			return true
+		}
+	}
+	return false
 }
 
 // errName names the reference's errors, and any other.

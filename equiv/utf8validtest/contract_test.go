@@ -63,3 +63,56 @@ func optionalProblems(results []equiv.Result) []string {
 	}
 	return problems
 }
+
+// TestTranscriptShowsWhatAgreeCompares: two transcripts that agree does
+// not accept print differently, so that no counterexample shows the same
+// got and want (a Read that wrote into p past n once printed as one that
+// did not).
+func TestTranscriptShowsWhatAgreeCompares(t *testing.T) {
+	c := newChecker(Impl{}, equiv.NewConfig())
+	canaries := []byte{equiv.Canary, equiv.Canary}
+	base := func() transcript {
+		return transcript{calls: []call{{n: 1, next: 1, tail: canaries}}, offset: 1, out: []byte{'a'}}
+	}
+	if n := reflect.TypeFor[transcript]().NumField(); n != 8 {
+		t.Fatalf("transcript has %d fields; give each one a case here", n)
+	}
+	if n := reflect.TypeFor[call]().NumField(); n != 4 {
+		t.Fatalf("call has %d fields; give each one a case here", n)
+	}
+	changes := map[string]func(*transcript){
+		"valid":    func(x *transcript) { x.valid = true },
+		"n":        func(x *transcript) { x.calls[0].n = 0 },
+		"next":     func(x *transcript) { x.calls[0].next = 2 },
+		"err":      func(x *transcript) { x.calls[0].err = ref.ErrInvalid },
+		"tail":     func(x *transcript) { x.calls[0].tail = []byte{equiv.Canary, 'b'} },
+		"calls":    func(x *transcript) { x.calls = append(x.calls, call{}) },
+		"midClose": func(x *transcript) { x.midClose = ref.ErrIncomplete },
+		"close":    func(x *transcript) { x.close = ref.ErrInvalid },
+		"offset":   func(x *transcript) { x.offset = 2 },
+		"out":      func(x *transcript) { x.out = []byte{'b'} },
+		"p":        func(x *transcript) { x.p = &equiv.Panic{Value: "boom"} },
+		"wrong":    func(x *transcript) { x.wrong = "modified p" },
+	}
+	for name, change := range changes {
+		want := base()
+		got := base()
+		got.calls = append([]call(nil), got.calls...)
+		change(&got)
+		if c.agree(got, want) {
+			t.Errorf("%s: agree accepts the change", name)
+			continue
+		}
+		for _, fn := range []string{"Valid", "Write", "Unmask", "Read"} {
+			if fn == "Valid" && name != "valid" && name != "p" && name != "wrong" {
+				continue // Valid's transcript holds only its verdict
+			}
+			if fn != "Unmask" && name == "next" || fn != "Valid" && name == "valid" {
+				continue // only Unmask returns a position, only Valid a verdict
+			}
+			if got.String(fn) == want.String(fn) {
+				t.Errorf("%s, %s: got and want print the same: %q", name, fn, got.String(fn))
+			}
+		}
+	}
+}
