@@ -202,12 +202,21 @@ func phaseTexts() []Input {
 	return ins
 }
 
-// asciiRuns are the lengths of the ASCII runs afterASCII puts before a
-// vector: one octet short of the optimized code's strides (16, 32 and 64
-// octets), so that the vector's first octet is the last of a block that
-// starts with ASCII, and a path that skips an all-ASCII block must look
-// at it (simdjson/simdjson#1169: 63 spaces then FF accepted).
-var asciiRuns = []int{15, 31, 63}
+// asciiRuns are the ASCII runs afterASCII puts before a vector: one octet
+// short of the optimized code's strides (16, 32 and 64 octets), so that
+// the vector's first octet is the last of a block that starts with ASCII,
+// and a path that skips an all-ASCII block must look at it
+// (simdjson/simdjson#1169: 63 spaces then FF accepted). The run of 31 is
+// of NULs, the least octet: a vector of one octet cut after it (C0, say)
+// then ends a word of 00 00 00 and that octet, the edge of any test of
+// the text's last word against a threshold on its top octet
+// (optimized/utf8valid's Unmask asks whether the last word is C0000000 or
+// more; the mutant asking whether it is more passed every method when
+// the runs were all spaces).
+var asciiRuns = []struct {
+	n    int
+	fill byte
+}{{15, ' '}, {31, 0x00}, {63, ' '}}
 
 // asciiTexts are the texts of v that afterASCII puts after its runs: v's
 // text, and if octets follow the one at which it fails, the text cut just
@@ -225,13 +234,13 @@ func asciiTexts(v vector) [][]byte {
 	return [][]byte{v.text}
 }
 
-// afterASCII are the inputs of text after each of asciiRuns' runs of
-// spaces, whole: Valid, one Write, and one Unmask at every key phase.
+// afterASCII are the inputs of text after each of asciiRuns' runs,
+// whole: Valid, one Write, and one Unmask at every key phase.
 func afterASCII(text []byte) []Input {
 	var ins []Input
 	for _, run := range asciiRuns {
-		t := cat(bytes.Repeat([]byte(" "), run), text)
-		ins = append(ins, Input{Func: "Valid", Text: t}, Input{Func: "Validator", Text: t, Align: run & 7})
+		t := cat(bytes.Repeat([]byte{run.fill}, run.n), text)
+		ins = append(ins, Input{Func: "Valid", Text: t}, Input{Func: "Validator", Text: t, Align: run.n & 7})
 		for pos := range 4 {
 			ins = append(ins, Input{Func: "Unmask", Text: t, Align: pos, Key: vectorKey, Pos: pos})
 		}
