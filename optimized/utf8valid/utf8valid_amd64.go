@@ -81,7 +81,11 @@ func unmaskBlocks(k kernel, b []byte, key uint32, ctx uint32) int {
 // about 1 ns (3% at 16-31 octets, docs/performance.md). The variants'
 // Valid functions do the same.
 func valid(k kernel, b []byte) bool {
-	if n := len(b); n < 16 {
+	// n <= 15 and n >= 5, not n < 16 and n > 4 (the same code): their
+	// boundary mutants then change what runs (15 octets reach asciiMid,
+	// whose loads panic; 5 octets that are not ASCII are refused), where
+	// n <= 16 and n >= 4 changed nothing (docs/mutation.md).
+	if n := len(b); n <= 15 {
 		if uint(n-2) < 3 {
 			if n == 4 {
 				return valid4(binary.LittleEndian.Uint32(b))
@@ -91,7 +95,7 @@ func valid(k kernel, b []byte) bool {
 		if asciiShort(b) {
 			return true
 		}
-		if n > 4 {
+		if n >= 5 {
 			return run(steps4(sAccept, binary.LittleEndian.Uint32(b)), b[4:])&63 == sAccept
 		}
 		return false
@@ -121,7 +125,7 @@ func validGeneric(b []byte) bool {
 // validAVX512 works like validGeneric: up to 15 octets, and ASCII up to
 // 31, in Go, as valid says, the rest with validAVX512Asm.
 func validAVX512(b []byte) bool {
-	if n := len(b); n < 16 {
+	if n := len(b); n <= 15 {
 		if uint(n-2) < 3 {
 			if n == 4 {
 				return valid4(binary.LittleEndian.Uint32(b))
@@ -131,7 +135,7 @@ func validAVX512(b []byte) bool {
 		if asciiShort(b) {
 			return true
 		}
-		if n > 4 {
+		if n >= 5 {
 			return run(steps4(sAccept, binary.LittleEndian.Uint32(b)), b[4:])&63 == sAccept
 		}
 		return false
@@ -145,7 +149,7 @@ func validAVX512(b []byte) bool {
 // validAVX2 works like validGeneric: up to 15 octets, and ASCII up to
 // 31, in Go, as valid says, the rest with validAVX2Blocks.
 func validAVX2(b []byte) bool {
-	if n := len(b); n < 16 {
+	if n := len(b); n <= 15 {
 		if uint(n-2) < 3 {
 			if n == 4 {
 				return valid4(binary.LittleEndian.Uint32(b))
@@ -155,7 +159,7 @@ func validAVX2(b []byte) bool {
 		if asciiShort(b) {
 			return true
 		}
-		if n > 4 {
+		if n >= 5 {
 			return run(steps4(sAccept, binary.LittleEndian.Uint32(b)), b[4:])&63 == sAccept
 		}
 		return false
