@@ -240,6 +240,34 @@ func TestEveryShortText(t *testing.T) {
 	}
 }
 
+// TestASCIIHelpers checks asciiShort at every length it accepts (0-15)
+// and asciiMid at every length it accepts (16-31), each with one octet
+// that is not ASCII at every position and with none: the contract each
+// states, whatever lengths their callers send them today (valid sends
+// asciiShort no text of 2-4 octets, so through valid a test that left
+// out octet 1 at 4 octets would pass).
+func TestASCIIHelpers(t *testing.T) {
+	for n := range 32 {
+		check := asciiMid
+		if n < 16 {
+			check = asciiShort
+		}
+		b := bytes.Repeat([]byte{0x7f}, n)
+		if !check(b) {
+			t.Errorf("%d octets of 7F: not ASCII", n)
+		}
+		for i := range n {
+			for _, o := range []byte{0x80, 0xff} {
+				b[i] = o
+				if check(b) {
+					t.Errorf("%d octets, %02x at %d: ASCII", n, o, i)
+				}
+			}
+			b[i] = 0x7f
+		}
+	}
+}
+
 // TestValidatorLifecycle checks Close, Reset and the state after a failure
 // for every variant: Reset keeps the kernel, and a failed Validator unmasks
 // all of b and accepts nothing.
