@@ -62,16 +62,29 @@ func readClasses(file string) ([]*class, error) {
 	return classes, sc.Err()
 }
 
-// classify returns the entry that classifies m, or nil.
+// classify returns the entry that classifies m, or nil. Of the entries
+// that match it (several do where copies of one line are classified one
+// by one), the one written with m's line number wins, then one that no
+// other survivor has used, so that each copy's entry is its own.
 func classify(classes []*class, m *mutant) *class {
+	var best *class
 	for _, c := range classes {
-		if c.File == m.File && c.Col == m.Col && c.Text == m.Text &&
-			slices.ContainsFunc(c.Types, func(t string) bool { return slices.Contains(m.Types, t) }) {
-			c.used = true
-			return c
+		if c.File != m.File || c.Col != m.Col || c.Text != m.Text ||
+			!slices.ContainsFunc(c.Types, func(t string) bool { return slices.Contains(m.Types, t) }) {
+			continue
+		}
+		if c.Line == m.Line {
+			best = c
+			break
+		}
+		if best == nil || best.used && !c.used {
+			best = c
 		}
 	}
-	return nil
+	if best != nil {
+		best.used = true
+	}
+	return best
 }
 
 // entryLine prints m as a classification line without its reason.

@@ -108,6 +108,33 @@ func TestClassificationMatch(t *testing.T) {
 	}
 }
 
+// TestCopiesClassifiedOneByOne: where copies of one line (the same file,
+// column, mutator and text) are classified one by one, each survivor takes
+// the entry written with its own line, and a survivor whose line moved
+// takes an entry no other has used, so that no entry is reported unused.
+func TestCopiesClassifiedOneByOne(t *testing.T) {
+	lines := "- p/f.go:10:7 ARITHMETIC_BASE `x := a - b` — equivalent: first\n" +
+		"- p/f.go:20:7 ARITHMETIC_BASE `x := a - b` — equivalent: second\n" +
+		"- p/f.go:30:7 ARITHMETIC_BASE `x := a - b` — equivalent: third"
+	classes := parseClasses(t, lines)
+	at := func(line int) *mutant {
+		return &mutant{File: "p/f.go", Line: line, Col: 7, Types: []string{"ARITHMETIC_BASE"}, Text: "x := a - b"}
+	}
+	for _, tc := range []struct {
+		line int
+		want string
+	}{{30, "third"}, {10, "first"}, {25, "second"}} {
+		if c := classify(classes, at(tc.line)); c == nil || c.Reason != tc.want {
+			t.Errorf("survivor at line %d: classified by %+v, want the entry %q", tc.line, c, tc.want)
+		}
+	}
+	for _, c := range classes {
+		if !c.used {
+			t.Errorf("entry %q unused", c.Reason)
+		}
+	}
+}
+
 func TestMalformedClassification(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "m.md")
 	os.WriteFile(file, []byte("- p/f.go:40:7 ARITHMETIC_BASE `x := a - b` equivalent, no dash\n"), 0o644)
