@@ -75,8 +75,8 @@ func TestCountsUnchanged(t *testing.T) {
 // none), so the numbers are fixed.
 const issue29ReuseVectors, issue29ReuseExhaustive = 1935, 70274
 
-// afterASCIIVectors are the comparisons of the vectors after runs of 15,
-// 31 and 63 spaces (afterASCII, after simdjson/simdjson#1169): 43 vectors
+// afterASCIIVectors are the comparisons of the vectors after runs of 15
+// spaces, 31 NULs and 63 spaces (afterASCII, after simdjson/simdjson#1169): 43 vectors
 // and the 23 with octets after the one at which they fail, cut just after
 // it (asciiTexts) × 3 runs × Valid, one Write and Unmask at 4 phases
 // (their re-checks are among issue29ReuseVectors).
