@@ -64,10 +64,10 @@ func optionalProblems(results []equiv.Result) []string {
 	return problems
 }
 
-// TestTranscriptShowsWhatAgreeCompares: two transcripts that agree does
-// not accept print differently, so that no counterexample shows the same
-// got and want (a Read that wrote into p past n once printed as one that
-// did not).
+// TestTranscriptShowsWhatAgreeCompares: a transcript that agree refuses
+// against another prints differently from it, so that no counterexample
+// shows the same got and want (a Read that wrote into p past n once
+// printed as one that did not).
 func TestTranscriptShowsWhatAgreeCompares(t *testing.T) {
 	c := newChecker(Impl{}, equiv.NewConfig())
 	canaries := []byte{equiv.Canary, equiv.Canary}
