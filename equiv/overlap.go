@@ -35,8 +35,8 @@ const overlapLanes = 2
 // system runs at once, which a loaded machine does not always give: the
 // harness times each call made just after a wait, and a round with such a
 // call of longCall or more that no call of the other lane's overlapped is
-// run again (up to overlapAttempts times, while the other lane is still
-// running), its comparisons counted once, and Again (in the harnesses made
+// run again by both lanes (up to overlapAttempts times, while the other
+// lane is still running, after a pause), its comparisons counted once, and Again (in the harnesses made
 // under the lane's configuration) counting from where it stood before the
 // round, so that a round's comparisons are the same however often it
 // ran. The first counterexample (or error) a lane returns stops
@@ -66,6 +66,11 @@ func (r *Run) Overlap(rounds int, newLane func(cfg *Config) func(lane, round int
 			for attempt := 0; ; attempt++ {
 				if attempt > 0 {
 					saved.restore()
+					// A round whose calls did not overlap ran while
+					// the lanes had one thread between them (a
+					// collection, another process): wait a little
+					// longer each time for a second to be free.
+					time.Sleep(time.Duration(attempt) * retryPause)
 				}
 				select {
 				case <-stop:
@@ -82,7 +87,7 @@ func (r *Run) Overlap(rounds int, newLane func(cfg *Config) func(lane, round int
 					failed.Do(func() { close(stop) })
 					return
 				}
-				if !lanes[lane].again(attempt) {
+				if !lanes[lane].again(round, attempt, wait) {
 					break
 				}
 			}
@@ -117,8 +122,12 @@ func (r *Run) Overlap(rounds int, newLane func(cfg *Config) func(lane, round int
 }
 
 // overlapAttempts is how many times at most a round of Run.Overlap runs
-// while its calls do not overlap the other lane's.
-const overlapAttempts = 8
+// while its calls do not overlap the other lane's, the k-th attempt after
+// a pause of k retryPauses (66 in all).
+const (
+	overlapAttempts = 12
+	retryPause      = time.Millisecond
+)
 
 // overlap is what Run.Overlap's lanes share to tell whether their calls
 // overlapped: the span of each lane's latest call made just after a wait
@@ -134,6 +143,9 @@ type overlap struct {
 	// missed is set when a synchronized call of the lane's round that
 	// took longCall or more overlapped no call of the other lane's.
 	missed [overlapLanes]bool
+	// roundMissed records, by round and attempt, whether either lane's
+	// attempt missed: both lanes run a round again, or neither does.
+	roundMissed map[[2]int]bool
 }
 
 // longCall is how long a synchronized call must take for Run.Overlap to
@@ -204,16 +216,30 @@ func (l *overlapLane) end() {
 	}
 }
 
-// again reports whether the lane should run its round again: calls can
-// overlap here, a long synchronized call of the round overlapped no call
-// of the other lane's, the other lane is still running and attempts
-// remain. It clears the round's record for the next.
-func (l *overlapLane) again(attempt int) bool {
+// again reports whether the lanes should run their round again: calls can
+// overlap here, a long synchronized call of either lane's attempt
+// overlapped no call of the other's, the other lane is still running and
+// attempts remain. Both lanes decide together, after both have ended the
+// attempt (wait): a lane that ran its round again alone would meet the
+// other's next round call for call, out of step for the rest of the
+// method, each call paired with one of another round (another length,
+// another key phase).
+func (l *overlapLane) again(round, attempt int, wait func()) bool {
 	l.end()
 	o := l.ov
+	key := [2]int{round, attempt}
 	o.mu.Lock()
-	missed := o.missed[l.lane]
+	if o.missed[l.lane] {
+		if o.roundMissed == nil {
+			o.roundMissed = map[[2]int]bool{}
+		}
+		o.roundMissed[key] = true
+	}
 	o.missed[l.lane] = false
+	o.mu.Unlock()
+	wait()
+	o.mu.Lock()
+	missed := o.roundMissed[key]
 	o.mu.Unlock()
 	return o.retry && missed && o.done.Load() == 0 && attempt+1 < overlapAttempts
 }
@@ -251,12 +277,24 @@ func (c *Config) forOverlap(l *overlapLane) *Config {
 // barrier releases its parties together: each wait returns once every
 // party still taking part has called it in the same generation. A party
 // that leaves no longer holds the others back.
+//
+// The party that arrives last releases the others, which sleep on a
+// condition variable: woken by the scheduler, they would start their
+// calls tens of microseconds after it (milliseconds on a loaded machine),
+// long enough for a call that holds a lock to finish before the other
+// tries it. So the releaser waits, spinning, until the parties it woke
+// are running (awaitWoken), and all leave the barrier within a few
+// microseconds of each other.
 type barrier struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
 	parties int
 	waiting int
 	gen     uint64
+	// expect is how many wake-ups the releases so far owe (under mu);
+	// woken counts those that happened.
+	expect int64
+	woken  atomic.Int64
 }
 
 func newBarrier(n int) *barrier {
@@ -267,14 +305,40 @@ func newBarrier(n int) *barrier {
 
 func (b *barrier) wait() {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	gen := b.gen
 	if b.waiting++; b.waiting >= b.parties {
-		b.release()
+		target := b.release(b.waiting - 1) // every party but the caller sleeps
+		b.mu.Unlock()
+		b.awaitWoken(target)
 		return
 	}
 	for gen == b.gen {
 		b.cond.Wait()
+	}
+	b.mu.Unlock()
+	b.woken.Add(1)
+}
+
+// wokenSpin and wokenWait bound awaitWoken: it spins for wokenSpin, then
+// yields its thread between looks, and gives up after wokenWait (a
+// machine with one thread for both, or a party descheduled for longer).
+const (
+	wokenSpin = 50 * time.Microsecond
+	wokenWait = 2 * time.Millisecond
+)
+
+// awaitWoken returns once target wake-ups have happened, or wokenWait
+// has passed.
+func (b *barrier) awaitWoken(target int64) {
+	start := time.Now()
+	for b.woken.Load() < target {
+		since := time.Since(start)
+		if since >= wokenWait {
+			return
+		}
+		if since >= wokenSpin {
+			runtime.Gosched()
+		}
 	}
 }
 
@@ -284,12 +348,16 @@ func (b *barrier) leave() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.parties--; b.waiting > 0 && b.waiting >= b.parties {
-		b.release()
+		b.release(b.waiting) // every waiting party sleeps
 	}
 }
 
-func (b *barrier) release() {
+// release starts the next generation, waking the sleeping parties (asleep
+// of them), and returns the count of wake-ups that releases so far owe.
+func (b *barrier) release(asleep int) int64 {
+	b.expect += int64(asleep)
 	b.waiting = 0
 	b.gen++
 	b.cond.Broadcast()
+	return b.expect
 }

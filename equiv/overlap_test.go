@@ -63,8 +63,8 @@ func overlapToy(t *testing.T, rounds int, late func(lane, round, attempt int) ti
 
 // TestOverlapRunsAgainWhenCallsMissed: a lane held back after its wait
 // until the other's call has returned (as a loaded machine holds back a
-// thread) has its round run again, until the calls overlap; each round's
-// comparisons are counted once.
+// thread) has its round run again, by both lanes, until the calls
+// overlap; each round's comparisons are counted once.
 func TestOverlapRunsAgainWhenCallsMissed(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 || runtime.GOARCH == "wasm" {
 		t.Skip("calls cannot overlap with one thread for goroutines")
@@ -88,6 +88,12 @@ func TestOverlapRunsAgainWhenCallsMissed(t *testing.T) {
 	for round, n := range runs[1] {
 		if n < 2 {
 			t.Errorf("lane 2 ran round %d %d times, want at least 2 (once too late)", round, n)
+		}
+		// Both lanes run a missed round again: one that ran it again
+		// alone would meet the other's next round, out of step for the
+		// rest of the method.
+		if runs[0][round] != n {
+			t.Errorf("round %d ran %d times on lane 1, %d on lane 2: want the lanes in step", round, runs[0][round], n)
 		}
 	}
 }
