@@ -36,10 +36,10 @@ const overlapLanes = 2
 // harness times each call made just after a wait, and a round with such a
 // call of longCall or more that no call of the other lane's overlapped is
 // run again by both lanes (up to overlapAttempts times, while the other
-// lane is still running, after a pause), its comparisons counted once, and Again (in the harnesses made
-// under the lane's configuration) counting from where it stood before the
-// round, so that a round's comparisons are the same however often it
-// ran. The first counterexample (or error) a lane returns stops
+// lane is still running, after a pause), its comparisons counted once,
+// and Again (in the harnesses made under the lane's configuration)
+// counting from where it stood before the round, so that a round's
+// comparisons are the same however often it ran. The first counterexample (or error) a lane returns stops
 // both after the round; it is returned with the round and lane in its
 // Args. Calls under the lanes' configurations count MechOverlap for their
 // functions. A Serial run, or one with the NoOverlap knob set, runs the
