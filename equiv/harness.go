@@ -37,6 +37,9 @@ type Harness struct {
 	tries  map[*Contract]int64 // inputs offered to Again, per function of their last call
 	unit   uint64              // the Config's unit when tries was last cleared (sync)
 	before func()              // called before the next call runs (Before)
+	// synced is the Call whose first Do ran before (its span, for an
+	// overlap lane, ends at its End), or nil.
+	synced *Call
 }
 
 // mechCounts counts calls per mechanism, indexed as Mechanisms.
@@ -142,7 +145,9 @@ func (h *Harness) countsOf(c *Contract) *mechCounts {
 // check of another), each with buffers of its own.
 func (h *Harness) Call(c *Contract) *Call {
 	h.called = c
-	h.endSynchronized()
+	if h.synced == nil {
+		h.endSynchronized()
+	}
 	var k *Call
 	for i, x := range h.calls {
 		if x == nil {
@@ -167,8 +172,10 @@ func (h *Harness) Call(c *Contract) *Call {
 // to every call: the watchdog, the concurrent caller, overlap and reuse.
 // A suite calls it just before the call (Call notes its calls itself).
 func (h *Harness) Note(c *Contract) {
-	h.endSynchronized()
-	h.runBefore()
+	if h.synced == nil {
+		h.endSynchronized()
+	}
+	h.runBefore(nil)
 	h.count(c)
 }
 
@@ -183,19 +190,24 @@ func (h *Harness) Before(f func()) bool {
 	return pending
 }
 
-func (h *Harness) runBefore() {
+// runBefore runs what Before set, if anything, before a call through k
+// (nil: the call Note counts), and begins an overlap lane's span of it.
+func (h *Harness) runBefore(k *Call) {
 	if f := h.before; f != nil {
 		h.before = nil
 		f()
 		if l := h.cfg.overlap; l != nil {
 			l.begin()
+			h.synced = k
 		}
 	}
 }
 
 // endSynchronized ends the span of an overlap lane's call made just after
-// its wait: when Call.Do returns, or, for a call Note counted, at the
-// harness's next call (or the end of the round).
+// its wait: at the Call's End, so that the span holds every Do of it (a
+// sequence the call returned, ranged in later Dos, runs the function's
+// work there), or, for a call Note counted, at the harness's next call
+// (or the end of the round).
 func (h *Harness) endSynchronized() {
 	if l := h.cfg.overlap; l != nil {
 		l.end()
@@ -333,10 +345,8 @@ func (k *Call) Layout(i int) Layout { return k.bufs[i].Layout() }
 // Do calls f, the call itself, and returns the panic it raised (a memory
 // fault in it as a *Fault), or nil.
 func (k *Call) Do(f func()) *Panic {
-	k.h.runBefore()
-	p := Catch(f)
-	k.h.endSynchronized()
-	return p
+	k.h.runBefore(k)
+	return Catch(f)
 }
 
 // Flaw judges the memory of every slice placed once the call has
@@ -386,6 +396,10 @@ func (k *Call) Mark(m Mechanism) { k.h.note(k.c, mechIndex(m)) }
 // that the function may not keep is poisoned, so that a view it kept
 // shows in its next call.
 func (k *Call) End() {
+	if h := k.h; h.synced == k {
+		h.synced = nil
+		h.endSynchronized()
+	}
 	for i, placed := range k.placed {
 		if placed && !k.c.Params[i].Keeps && !contractknob.NoPoison.Load() {
 			k.bufs[i].Poison()

@@ -33,15 +33,18 @@ const overlapLanes = 2
 //
 // Released together, two calls still need two threads the operating
 // system runs at once, which a loaded machine does not always give: the
-// harness times each call made just after a wait, and a round with such a
-// call of longCall or more that no call of the other lane's overlapped is
-// run again by both lanes (up to overlapAttempts times, while the other
-// lane is still running, after a pause), its comparisons counted once,
-// and Again (in the harnesses made under the lane's configuration)
-// counting from where it stood before the round, so that a round's
-// comparisons are the same however often it ran. The first counterexample (or error) a lane returns stops
-// both after the round; it is returned with the round and lane in its
-// Args. Calls under the lanes' configurations count MechOverlap for their
+// harness times each call made just after a wait, from the wait to the
+// Call's End (every Do of it: a sequence it returned is ranged there),
+// and a round is run again by both lanes when such a call of longCall or
+// more met no call of the other lane's begun before its midpoint, or when
+// the scheduler switched such a call's thread out for part of it (where
+// the operating system says so: Linux). It runs again up to
+// overlapAttempts times, while the other lane is still running, after a
+// pause, its comparisons counted once, and Again (in the harnesses made
+// under the lane's configuration) counting from where it stood before the
+// round, so that a round's comparisons are the same however often it ran.
+// The first counterexample (or error) a lane returns stops both after the
+// round; it is returned with the round and lane in its Args. Calls under the lanes' configurations count MechOverlap for their
 // functions. A Serial run, or one with the NoOverlap knob set, runs the
 // lanes one after the other, not together, and once each.
 func (r *Run) Overlap(rounds int, newLane func(cfg *Config) func(lane, round int, wait func()) (int, error)) error {
@@ -160,6 +163,36 @@ type overlapLane struct {
 	ov        *overlap
 	lane      int
 	harnesses []*Harness
+	began     threadSample // the thread when the synchronized call began
+	inCall    bool         // a synchronized call's span is open (o.open[lane], the lane's own view)
+}
+
+// threadSample is what the operating system says of a thread at one
+// moment (sampleThread), where it says it (ok).
+type threadSample struct {
+	cpu       time.Duration // CPU time the thread has used
+	tid       int
+	preempted int64 // times the scheduler switched it out while it could run
+	ok        bool
+}
+
+// offCPU is how long a call of wall's span may spend switched out by the
+// scheduler and still count as having run throughout: a tick's worth of
+// another task, not a time slice.
+func offCPU(wall time.Duration) time.Duration { return 10*time.Microsecond + wall/8 }
+
+// descheduled reports whether the thread sampled at a and b, a call's
+// span of wall apart, was switched out by the scheduler in between for
+// longer than offCPU allows: the call's span says it was in flight, but
+// it did not run while the other lane's call did (a loaded machine), and
+// a try-lock it took once switched back in found the other's released. A
+// call that blocked (a mutex the other lane held: the two did meet) or
+// moved to another thread is not taken for descheduled.
+func descheduled(a, b threadSample, wall time.Duration) bool {
+	if !a.ok || !b.ok || a.tid != b.tid || b.preempted == a.preempted {
+		return false
+	}
+	return wall-(b.cpu-a.cpu) > offCPU(wall)
 }
 
 // againCounts is where Again stood in each of a lane's harnesses before a
@@ -189,29 +222,36 @@ func (a againCounts) restore() {
 // begin records the start of the lane's synchronized call.
 func (l *overlapLane) begin() {
 	o := l.ov
+	l.began, l.inCall = sampleThread(), true
 	now := time.Since(o.start)
 	o.mu.Lock()
 	o.from[l.lane], o.open[l.lane] = now, true
 	o.mu.Unlock()
 }
 
-// end records the end of the lane's synchronized call, if one is open,
-// and, if it was long, whether the other lane's latest synchronized call
-// overlapped it: a call that began before this one ended and has not
-// ended, or ended after this one began, did; any earlier call of the
-// other lane's ended before the wait both passed.
+// end records the end of the lane's synchronized call, if one is open;
+// the call missed the other lane's if the scheduler switched its thread
+// out for part of it (descheduled), or if it was long and the other
+// lane's latest synchronized call did not meet it: one that began before
+// this one's midpoint and had not ended when this one began did (any
+// earlier call of the other lane's ended before the wait both passed).
+// A call begun in this one's second half may have found this one's lock
+// already released, or its work done.
 func (l *overlapLane) end() {
 	o := l.ov
-	now := time.Since(o.start)
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if !o.open[l.lane] {
+	if !l.inCall {
 		return
 	}
+	now := time.Since(o.start)
+	after := sampleThread()
+	l.inCall = false
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	i, j := l.lane, 1-l.lane
 	o.to[i], o.open[i] = now, false
-	met := o.from[j] != 0 && o.from[j] < now && (o.open[j] || o.to[j] > o.from[i])
-	if !met && now-o.from[i] >= longCall {
+	wall := now - o.from[i]
+	met := o.from[j] != 0 && o.from[j] < o.from[i]+wall/2 && (o.open[j] || o.to[j] > o.from[i])
+	if !met && wall >= longCall || descheduled(l.began, after, wall) {
 		o.missed[i] = true
 	}
 }

@@ -11,12 +11,12 @@ import (
 )
 
 // overlapToy runs Run.Overlap for rounds rounds, each lane calling a
-// "function" that sleeps for 2 ms, and returns the method's Result, how
-// many times each lane ran each round, and how many rounds' calls were in
-// flight together at least once. late(lane, round, attempt) delays a
-// lane's call after its wait (a thread the operating system set aside),
-// outside the call's span.
-func overlapToy(t *testing.T, rounds int, late func(lane, round, attempt int) time.Duration, opts ...equiv.Option) (equiv.Result, [2][]int, int) {
+// "function", body (nil: one that sleeps for 2 ms), and returns the
+// method's Result, how many times each lane ran each round, and how many
+// rounds' calls were in flight together at least once. late(lane, round,
+// attempt) delays a lane's call after its wait (a thread the operating
+// system set aside), outside the call's span.
+func overlapToy(t *testing.T, rounds int, late func(lane, round, attempt int) time.Duration, body func(lane, round, attempt int), opts ...equiv.Option) (equiv.Result, [2][]int, int) {
 	t.Helper()
 	var runs [2][]int
 	var inFlight atomic.Int32
@@ -39,7 +39,11 @@ func overlapToy(t *testing.T, rounds int, late func(lane, round, attempt int) ti
 						together[round] = true
 						mu.Unlock()
 					}
-					time.Sleep(2 * time.Millisecond)
+					if body == nil {
+						time.Sleep(2 * time.Millisecond)
+					} else {
+						body(lane, round, attempt)
+					}
 					inFlight.Add(-1)
 				})
 				k.End()
@@ -76,8 +80,8 @@ func TestOverlapRunsAgainWhenCallsMissed(t *testing.T) {
 		}
 		return 0
 	}
-	res, runs, together := overlapToy(t, rounds, late)
-	serial, _, _ := overlapToy(t, rounds, func(int, int, int) time.Duration { return 0 }, equiv.Serial())
+	res, runs, together := overlapToy(t, rounds, late, nil)
+	serial, _, _ := overlapToy(t, rounds, func(int, int, int) time.Duration { return 0 }, nil, equiv.Serial())
 	if want := int64(2*rounds + 2*rounds/8); res.Checked != want || serial.Checked != want {
 		t.Errorf("Checked = %d (each round run once: %d), want %d: each round counted once, however often it ran, Again in every eighth",
 			res.Checked, serial.Checked, want)
@@ -102,7 +106,7 @@ func TestOverlapRunsAgainWhenCallsMissed(t *testing.T) {
 // once on each lane, one lane after the other.
 func TestOverlapSerialRunsOnce(t *testing.T) {
 	const rounds = 3
-	res, runs, together := overlapToy(t, rounds, func(int, int, int) time.Duration { return 0 }, equiv.Serial())
+	res, runs, together := overlapToy(t, rounds, func(int, int, int) time.Duration { return 0 }, nil, equiv.Serial())
 	if res.Checked != 2*rounds || together != 0 {
 		t.Errorf("Checked = %d, overlapping rounds %d; want %d (no Again in 3 rounds) and 0", res.Checked, together, 2*rounds)
 	}
