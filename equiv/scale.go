@@ -84,6 +84,7 @@ func ScalePoints(r *Run, rng *rand.Rand, n, width int) []int {
 	for q := 1; q < 4; q++ {
 		b := n * q / 4
 		add(b - width)
+		add(b - width/2 - 1)
 		add(b)
 	}
 	add(0)

@@ -96,6 +96,9 @@ type window struct {
 // continuations, a lead cut by ASCII), and each truncation (a character
 // cut after each of its octets but the last: at the text's end it is
 // incomplete, elsewhere it fails at the octet after it).
+//
+// windows[1:1+multiOctetWindows] are the valid multi-octet classes: each
+// size's first text has one across its middle (scaleSize).
 var windows = []window{
 	{"ascii", []byte{0x00, 'a', 0x7f, 'Z', 0x00, 0x7f}},
 	{"C2..DF", []byte{0xc2, 0x80, 0xdf, 0xbf, 0xc2, 0x80, 0xdf, 0xbf, 0xc2, 0x80, 0xdf, 0xbf}},
@@ -124,6 +127,8 @@ var windows = []window{
 	{"cut after 2 of 4", []byte{0xf0, 0x90}},
 	{"cut after 3 of 4", []byte{0xf3, 0xbf, 0xbf}},
 }
+
+const multiOctetWindows = 8
 
 // scaleText is a scale method's text: a prefix of its filler, patched in
 // place where a window is written over it or where a character is cut,
@@ -210,8 +215,11 @@ func (c *checker) scaleFuncs() []string {
 
 // scaleSize checks texts of n octets, size number i: one input per point
 // of equiv.ScalePoints (about eight at Quick, and half as many there from
-// 1 MiB, where the method's time is), each with a window of the
-// next boundary class at one of its points, each given to one function
+// 1 MiB, where the method's time is, spread over the points), each with a
+// window of the next boundary class at one of its points, but the first
+// with a valid multi-octet class (the next in turn) across the middle,
+// where a validator that works on the halves in parallel splits the text
+// (a character it cuts is valid text), each given to one function
 // in turn (Valid, a Validator, Unmask), placed flush against a page at
 // the end, at the start, or neither, in turn (a turn that moves on for
 // each function's next text, which then lies elsewhere: the same address
@@ -234,7 +242,11 @@ func (c *checker) scaleSize(r *equiv.Run, filler []byte, i, n int) error {
 		if len(pts) == 0 || len(fns) == 0 {
 			continue
 		}
-		at := pts[j%len(pts)]
+		at := pts[j*len(pts)/inputs%len(pts)]
+		if j == 0 {
+			w = windows[1+i%multiOctetWindows]
+			at = n/2 - len(w.data)/2 - 1
+		}
 		t := newScaleText(filler, n)
 		t.put(w.data, at)
 		r.Reach("scale: " + w.name)
