@@ -44,9 +44,10 @@ const overlapLanes = 2
 // under the lane's configuration) counting from where it stood before the
 // round, so that a round's comparisons are the same however often it ran.
 // The first counterexample (or error) a lane returns stops both after the
-// round; it is returned with the round and lane in its Args. Calls under the lanes' configurations count MechOverlap for their
-// functions. A Serial run, or one with the NoOverlap knob set, runs the
-// lanes one after the other, not together, and once each.
+// round; it is returned with the round and lane in its Args. Calls under
+// the lanes' configurations count MechOverlap for their functions. A
+// Serial run, or one with the NoOverlap knob set, runs the lanes one
+// after the other, not together, and once each.
 func (r *Run) Overlap(rounds int, newLane func(cfg *Config) func(lane, round int, wait func()) (int, error)) error {
 	together := !r.cfg.serial && !contractknob.NoOverlap.Load()
 	b := newBarrier(overlapLanes)
