@@ -144,8 +144,8 @@ type overlap struct {
 	from  [overlapLanes]time.Duration
 	to    [overlapLanes]time.Duration // when the call ended, if it has (not open)
 	open  [overlapLanes]bool          // a synchronized call's span has begun and not ended
-	// missed is set when a synchronized call of the lane's round that
-	// took longCall or more overlapped no call of the other lane's.
+	// missed is set when a synchronized call of the lane's round missed
+	// the other lane's (end says when).
 	missed [overlapLanes]bool
 	// roundMissed records, by round and attempt, whether either lane's
 	// attempt missed: both lanes run a round again, or neither does.
@@ -165,7 +165,6 @@ type overlapLane struct {
 	lane      int
 	harnesses []*Harness
 	began     threadSample // the thread when the synchronized call began
-	inCall    bool         // a synchronized call's span is open (o.open[lane], the lane's own view)
 }
 
 // threadSample is what the operating system says of a thread at one
@@ -223,7 +222,7 @@ func (a againCounts) restore() {
 // begin records the start of the lane's synchronized call.
 func (l *overlapLane) begin() {
 	o := l.ov
-	l.began, l.inCall = sampleThread(), true
+	l.began = sampleThread()
 	now := time.Since(o.start)
 	o.mu.Lock()
 	o.from[l.lane], o.open[l.lane] = now, true
@@ -240,12 +239,11 @@ func (l *overlapLane) begin() {
 // already released, or its work done.
 func (l *overlapLane) end() {
 	o := l.ov
-	if !l.inCall {
+	if !o.open[l.lane] { // only this lane writes its entry: no lock to read it
 		return
 	}
 	now := time.Since(o.start)
 	after := sampleThread()
-	l.inCall = false
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	i, j := l.lane, 1-l.lane
@@ -258,9 +256,8 @@ func (l *overlapLane) end() {
 }
 
 // again reports whether the lanes should run their round again: calls can
-// overlap here, a long synchronized call of either lane's attempt
-// overlapped no call of the other's, the other lane is still running and
-// attempts remain. Both lanes decide together, after both have ended the
+// overlap here, a synchronized call of either lane's attempt missed the
+// other's (end), the other lane is still running and attempts remain. Both lanes decide together, after both have ended the
 // attempt (wait): a lane that ran its round again alone would meet the
 // other's next round call for call, out of step for the rest of the
 // method, each call paired with one of another round (another length,

@@ -110,3 +110,16 @@ func TestMask(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiOctetWindows: the windows scaleSize puts across a text's
+// middle, windows[1:1+multiOctetWindows], are exactly the valid ones with
+// a character of more than one octet, so that cut at the middle they are
+// valid text cut inside a character.
+func TestMultiOctetWindows(t *testing.T) {
+	for i, w := range windows {
+		multi := ref.Valid(w.data) && slices.ContainsFunc(w.data, func(b byte) bool { return b >= 0x80 })
+		if in := i >= 1 && i < 1+multiOctetWindows; multi != in {
+			t.Errorf("windows[%d] (%s): a valid multi-octet class %v, in windows[1:1+multiOctetWindows] %v", i, w.name, multi, in)
+		}
+	}
+}
