@@ -81,9 +81,10 @@ bench-sweep:
 # preempted, 2-4x too slow and ±50-100% wide, while most samples this
 # short run between two preemptions. About 1.7 minutes a round on a 2 GHz
 # Zen 1 core. One test binary, built once (linked as bench-sweep's), runs
-# every round. Raw output, benchstat table and CSV per
-# pair in $(PERFDIR)/small-<pair>.*; the plots and the summary then take
-# these points in place of the whole sweep's (bench/cmd/plot).
+# every round. Raw output and benchstat table (gzipped: 35 MB of text at
+# 20 rounds) and CSV per pair in $(PERFDIR)/small-<pair>.*; the plots and
+# the summary then take these points in place of the whole sweep's
+# (bench/cmd/plot).
 SMALLCOUNT ?= 20
 SMALLTIME  ?= 10000x
 SMALLMAX   ?= 257
@@ -91,7 +92,7 @@ SMALLS     ?= Checksum Mask Varint AppendVarint UTF8 Unmask UnmaskCopy
 bench-small:
 	mkdir -p $(PERFDIR)
 	cd bench && $(GO) test -c $(SWEEPLINK) -o ../bench-small.test .
-	for p in $(SMALLS); do rm -f $(PERFDIR)/small-$$(echo $$p | tr A-Z a-z).txt; done
+	for p in $(SMALLS); do rm -f $(PERFDIR)/small-$$(echo $$p | tr A-Z a-z).txt $(PERFDIR)/small-$$(echo $$p | tr A-Z a-z)*.txt.gz; done
 	for i in $$(seq $(SMALLCOUNT)); do \
 		for p in $(SMALLS); do \
 			(cd bench && ../bench-small.test -test.run '^$$' -test.bench "^BenchmarkSweep$$p\$$" -test.benchtime $(SMALLTIME) -test.count 1 -test.timeout 60m -sweep.max $(SMALLMAX)) >> $(PERFDIR)/small-$$(echo $$p | tr A-Z a-z).txt || exit 1; \
@@ -102,6 +103,7 @@ bench-small:
 		f=$(PERFDIR)/small-$$(echo $$p | tr A-Z a-z); \
 		$(BENCHSTAT) -col /impl $$f.txt > $$f-benchstat.txt || exit 1; \
 		$(BENCHSTAT) -format csv -col /impl $$f.txt > $$f.csv || exit 1; \
+		gzip -9f $$f.txt $$f-benchstat.txt || exit 1; \
 	done
 	cd bench && $(GO) run ./cmd/plot -out ../$(PERFDIR) $$(ls ../$(PERFDIR)/sweep-*.csv 2>/dev/null) ../$(PERFDIR)/small-*.csv | tee ../$(PERFDIR)/sweep-summary.txt
 
