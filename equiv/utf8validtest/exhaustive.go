@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/equivcheck/equivcheck/equiv"
@@ -16,6 +17,7 @@ import (
 func (c *checker) exhaustive(r *equiv.Run) error {
 	parts := []func(*equiv.Run) error{
 		c.shortTexts, c.characterSplits, c.grid, c.failures, c.longSplits, c.readerStreams,
+		c.boundaryTexts,
 	}
 	for i, part := range parts {
 		if !r.Mine(i) {
@@ -361,7 +363,7 @@ func (c *checker) threeOctets(r *equiv.Run) error {
 }
 
 // leanUnits is the number of units before threeOctets' first.
-const leanUnits = 6
+const leanUnits = 7
 
 // fourOctets checks the texts of 4 octets in their ASCII context: none at
 // Quick, those that start with F0..F4 (the first octets of every 4-octet
@@ -373,7 +375,7 @@ func (c *checker) fourOctets(r *equiv.Run) error {
 	var t [4]byte
 	for first := lo; first <= hi; first++ {
 		for second := range 256 {
-			if !r.Mine(leanUnits + 256 + first<<8 | second) {
+			if !r.Mine(leanUnits + 256 + (first<<8 | second)) {
 				continue
 			}
 			t[0], t[1] = byte(first), byte(second)
@@ -392,4 +394,82 @@ func (c *checker) fourOctets(r *equiv.Run) error {
 		}
 	}
 	return nil
+}
+
+// boundaryLens are the lengths of boundaryTexts' texts: a page (4096
+// octets, from which the optimized Unmask splits a text that does not
+// start on a 64-octet boundary at the first boundary, and calls itself on
+// each piece) and one octet either side.
+var boundaryLens = []int{4095, 4096, 4097}
+
+// boundaryTexts checks texts of boundaryLens octets at every alignment
+// 0..63, each with its first 64-octet boundary h = (64-align) mod 64
+// octets in: valid ASCII and mixed text; a 2-, 3- and 4-octet character
+// across h at each of its inner points; such a character cut before its
+// last octet; a surrogate across h; an invalid octet first, at h-1, h,
+// h+1 and last. Valid, a Validator written the text in one piece, and
+// Unmask at the alignment's key phase: a piece-wise implementation must
+// carry the character, the offset and the key's phase across h, and
+// report a flaw on either side at its offset in the whole text.
+func (c *checker) boundaryTexts(r *equiv.Run) error {
+	class := fmt.Sprintf("len=%d..%d x align=0..63 x texts across the first 64-octet boundary", boundaryLens[0], boundaryLens[len(boundaryLens)-1])
+	r.Expect(class)
+	count := tally(r)
+	before := r.Checked()
+	for i, n := range boundaryLens {
+		for align := range 64 {
+			if !r.Thin(i*64 + align) {
+				continue
+			}
+			h := (64 - align) & 63
+			for j, text := range c.acrossBoundary(n, h) {
+				for _, in := range []Input{
+					{Func: "Valid", Text: text, Align: align},
+					{Func: "Validator", Text: text, Align: align},
+					{Func: "Unmask", Text: text, Align: align, Key: keyOf(n + align + j), Pos: (align + j) & 3},
+				} {
+					ce, compared := c.compare(in)
+					if ce != nil {
+						ce.Args += fmt.Sprintf(" boundary=%d text=%d", h, j)
+					}
+					if err := count(ce, compared); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	r.ReachN(class, r.Checked()-before)
+	return nil
+}
+
+// acrossBoundary returns boundaryTexts' texts of n octets for a boundary
+// h octets in: mixed text with ASCII from h-4 to h+4, where each text
+// writes its character or flaw.
+func (c *checker) acrossBoundary(n, h int) [][]byte {
+	lo := max(h-4, 0)
+	base := fillText(c.rng, lo, nil)
+	base = append(base, runOfA[:8]...)
+	base = append(base, fillText(c.rng, n-len(base), nil)...)
+	at := func(i int, enc ...byte) []byte {
+		t := slices.Clone(base)
+		if i >= 0 && i+len(enc) <= n {
+			copy(t[i:], enc)
+		}
+		return t
+	}
+	texts := [][]byte{fillText(c.rng, n, []rune{'a', 0x7f}), base}
+	for _, enc := range [][]byte{{0xc3, 0xa9}, {0xe6, 0x97, 0xa5}, {0xf0, 0x9f, 0x98, 0x80}} {
+		for k := 1; k < len(enc); k++ {
+			texts = append(texts,
+				at(h-k, enc...),              // k octets before h, the rest after
+				at(h-k, enc[:len(enc)-1]...), // cut before its last octet: ASCII follows
+			)
+		}
+	}
+	texts = append(texts, at(h-1, 0xed, 0xa0, 0x80), at(h-2, 0xed, 0xa0, 0x80))
+	for _, i := range []int{0, h - 1, h, h + 1, n - 1} {
+		texts = append(texts, at(i, 0xff))
+	}
+	return texts
 }

@@ -89,6 +89,9 @@ var u8Bugs = []struct{ name, record, axis string }{
 	{"unmask-ascii-block-forgets-lead",
 		"simdjson/simdjson#1169's class (an ASCII fast path that must still check what the block before left open), written into this project's own AVX-512 fused Unmask as two mutants of its ASCII test of single and last blocks (2026-12-06: the test of the block before against incompleteT left out), which its package's tests caught (TestGuardPages, TestKernelsDirect)",
 		"Unmask: 16+ octets, a 64-octet block of ASCII (or the last, shorter one) after a character left open at its start"},
+	{"unmask-split-count",
+		"class: a long text split at its first 64-octet boundary so that a SIMD kernel's stores are aligned, each piece validated by a call of its own, and a failure in the second piece reported at its offset in that piece, not in the text; written into this project's own Unmask as a mutant of its split (2026-12-07), which the scale method and the exhaustive method's boundary texts caught",
+		"Unmask: 4096+ octets not on a 64-octet boundary, a flaw after the first boundary"},
 	{"valid4-mask-skips-first",
 		"class: a short-input path that tests a few octets as one word for ASCII with a mask that leaves one octet out (word-at-a-time ASCII tests with a wrong constant); written into this project's own Valid of 4 octets as a mutant (0x80808000 for 0x80808080, 2026-12-06), which its package's tests caught (TestDifferential)",
 		"Valid: 4 octets, the first not ASCII and the other three ASCII"},
@@ -330,6 +333,11 @@ func (m *utf8Model) Unmask(b []byte, key [4]byte, pos int) (next, n int, err err
 	if m.bug == "unmask-phase-restarts" {
 		pos = 0
 	}
+	if m.bug == "unmask-split-count" && len(b) >= 4096 {
+		if h := -int(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) & 63; h != 0 {
+			return m.splitCount(b, key, pos, h)
+		}
+	}
 	if m.bug == "unmask-ascii-test-phase" && !m.failed && m.n == 0 && len(b) >= 16 && len(b) < 32 && wrongPhaseASCII(b, key, pos) {
 		next = websocket.Mask(b, key, pos)
 		m.offset += int64(len(b))
@@ -360,6 +368,20 @@ func (m *utf8Model) Unmask(b []byte, key [4]byte, pos int) (next, n int, err err
 		websocket.Mask(b[n+1:], key, pos+n+1) // masked again: left as it came
 	}
 	return next, n, err
+}
+
+// splitCount is Unmask of b as b[:h] then b[h:], which reports a failure
+// in b[h:] at its offset there: h octets short.
+func (m *utf8Model) splitCount(b []byte, key [4]byte, pos, h int) (next, n int, err error) {
+	p, k, err := m.Unmask(b[:h], key, pos)
+	q, r, err2 := m.Unmask(b[h:], key, p)
+	switch {
+	case err != nil:
+		return q, k, err
+	case err2 != nil:
+		return q, r, err2
+	}
+	return q, h + r, nil
 }
 
 // asciiBlocksForget is Write over the unmasked b as
