@@ -397,9 +397,9 @@ func (c *checker) fourOctets(r *equiv.Run) error {
 }
 
 // boundaryLens are the lengths of boundaryTexts' texts: a page (4096
-// octets, from which the optimized Unmask splits a text that does not
-// start on a 64-octet boundary at the first boundary, and calls itself on
-// each piece) and one octet either side.
+// octets, from which the optimized AVX-512 Unmask runs its kernel in two
+// calls, split at the first 64-octet boundary, when the text does not
+// start on one) and one octet either side.
 var boundaryLens = []int{4095, 4096, 4097}
 
 // boundaryTexts checks texts of boundaryLens octets at every alignment

@@ -271,15 +271,16 @@ func (v *Validator) Unmask(b []byte, key [4]byte, pos int) (next, n int, err err
 				return next, n, nil
 			}
 		}
-		if n >= alignMin {
-			if h := -int(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) & 63; h != 0 {
-				return v.unmaskSplit(b, key, pos, h)
-			}
-		}
 		// The last four octets, unmasked in a register from a load
 		// made before the kernel's stores, not read back after them.
 		last := binary.LittleEndian.Uint32(b[n-4:]) ^ bits.RotateLeft32(k, -8*(n&3))
-		if s := unmaskBlocks(kn, b, k, v.ctx); s != n || last >= 0xC0<<24 {
+		var s int
+		if n >= alignMin && kn == kernelAVX512 && uintptr(unsafe.Pointer(unsafe.SliceData(b)))&63 != 0 {
+			s = unmaskAligned(kn, b, k, v.ctx)
+		} else {
+			s = unmaskBlocks(kn, b, k, v.ctx)
+		}
+		if s != n || last >= 0xC0<<24 {
 			if n = settle(v.ctx, b, s); n < len(b) {
 				n, err = v.fail(n)
 				return next, n, err
@@ -295,24 +296,39 @@ func (v *Validator) Unmask(b []byte, key [4]byte, pos int) (next, n int, err err
 	return next, len(b), nil
 }
 
-// alignMin is the length from which Unmask splits a text that does not
-// start on a 64-octet boundary: the octets up to the boundary, then the
-// rest, so that each of the kernel's 64-octet stores writes one cache
-// line, not two. ASCII one octet off at 8-32 KiB took 15-46% less time
-// (16383 octets: 382 against 221 ns, medians of 10 interleaved rounds);
-// under 4 KiB the second call cost more than it saved (1 KiB: 43 against
-// 81 ns). docs/performance.md, "258 octets to 1 MiB on the AVX-512 host".
+// alignMin is the length from which the AVX-512 Unmask runs its kernel
+// in two calls when the text does not start on a 64-octet boundary: the
+// octets up to the boundary, then the rest, so that each of the kernel's
+// 64-octet stores writes one cache line, not two (unmaskAligned). ASCII
+// one octet off at 4-64 KiB took 14-35% less time; from 1 KiB, mixed text
+// one octet off at 1-2 KiB took 6-21% more (the second call and its
+// constants cost more than the aligned stores saved). The AVX2 kernel,
+// which moves its stores to 32-octet boundaries itself, gained nothing
+// from a split (within 1%). docs/performance.md, "The split moved into
+// the kernel calls".
 const alignMin = 4096
 
-// unmaskSplit is Unmask of b as b[:h] then b[h:]: the Validator streams,
-// so the two give what one call gives.
-func (v *Validator) unmaskSplit(b []byte, key [4]byte, pos, h int) (next, n int, err error) {
-	p, m, err := v.Unmask(b[:h], key, pos)
-	q, r, err2 := v.Unmask(b[h:], key, p)
-	if err != nil {
-		return q, m, err
+// unmaskAligned is unmaskBlocks over b, which does not start on a 64-octet
+// boundary, in two calls: b[:h], up to the first boundary, then b[h:]
+// after the window of the octets before it, which it takes from the
+// masked octets (the first call's stores are not read back). After a
+// failure in b[:h] it unmasks b[h:].
+func unmaskAligned(kn kernel, b []byte, k, ctx uint32) int {
+	h := -int(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) & 63
+	k2 := bits.RotateLeft32(k, -8*(h&3)) // the key word at b[h]
+	w := ctx
+	if h >= 4 {
+		w = (binary.LittleEndian.Uint32(b[h-4:]) ^ k2) >> 8
+	} else {
+		for i, o := range b[:h] {
+			w = w>>8 | uint32(o^byte(k>>(8*i)))<<16
+		}
 	}
-	return q, h + r, err2
+	if s := unmaskBlocks(kn, b[:h], k, ctx); s < h {
+		maskRest(b[h:], uint64(k2)*(1<<32|1))
+		return s
+	}
+	return h + unmaskBlocks(kn, b[h:], k2, w)
 }
 
 // Close reports the verdict at the end of the text: nil if it is valid
