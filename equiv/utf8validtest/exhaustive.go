@@ -403,14 +403,17 @@ func (c *checker) fourOctets(r *equiv.Run) error {
 var boundaryLens = []int{4095, 4096, 4097}
 
 // boundaryTexts checks texts of boundaryLens octets at every alignment
-// 0..63, each with its first 64-octet boundary h = (64-align) mod 64
-// octets in: valid ASCII and mixed text; a 2-, 3- and 4-octet character
-// across h at each of its inner points; such a character cut before its
-// last octet; a surrogate across h; an invalid octet first, at h-1, h,
-// h+1 and last. Valid, a Validator written the text in one piece, and
-// Unmask at the alignment's key phase: a piece-wise implementation must
-// carry the character, the offset and the key's phase across h, and
-// report a flaw on either side at its offset in the whole text.
+// 0..63, each with its first 64-octet boundary past its first octet h =
+// 64-align octets in (1..64): valid ASCII and mixed text; a 2-, 3- and
+// 4-octet character across h at each of its inner points; such a
+// character cut before its last octet; a surrogate across h; an invalid
+// octet first, at h-1, h, h+1 and last. Valid, a Validator written the
+// text in one piece, and Unmask at the alignment's key phase: a piece-wise
+// implementation must carry the character, the offset and the key's phase
+// across h, and report a flaw on either side at its offset in the whole
+// text. Then pieceTexts: the same lengths after a first piece of 1-3
+// octets, so that the second piece, at every alignment, starts with what
+// the first left.
 func (c *checker) boundaryTexts(r *equiv.Run) error {
 	class := fmt.Sprintf("len=%d..%d x align=0..63 x texts across the first 64-octet boundary", boundaryLens[0], boundaryLens[len(boundaryLens)-1])
 	r.Expect(class)
@@ -421,7 +424,7 @@ func (c *checker) boundaryTexts(r *equiv.Run) error {
 			if !r.Thin(i*64 + align) {
 				continue
 			}
-			h := (64 - align) & 63
+			h := 64 - align
 			for j, text := range c.acrossBoundary(n, h) {
 				for _, in := range []Input{
 					{Func: "Valid", Text: text, Align: align},
@@ -437,15 +440,50 @@ func (c *checker) boundaryTexts(r *equiv.Run) error {
 					}
 				}
 			}
+			if err := c.pieceTexts(count, n, align); err != nil {
+				return err
+			}
 		}
 	}
 	r.ReachN(class, r.Checked()-before)
 	return nil
 }
 
+// pieceTexts checks texts of n octets at align whose first piece, of p =
+// 1..3 octets, ends inside a 4-octet character that starts at its last
+// octet (ASCII before it), whole or cut before its last octet: a
+// Validator and Unmask in the two pieces. The second piece starts at
+// alignment align+p with the character under way, so that a piece-wise
+// Unmask of it carries the window the first piece left (at alignments
+// 61-63, its first 64-octet boundary 1-3 octets in, inside the character).
+func (c *checker) pieceTexts(count func(*equiv.Counterexample, int) error, n, align int) error {
+	base := append(slices.Clone(runOfA[:8]), fillText(c.rng, n-8, nil)...)
+	emoji := []byte{0xf0, 0x9f, 0x98, 0x80}
+	for p := 1; p <= 3; p++ {
+		for cut := range 2 {
+			text := slices.Clone(base)
+			copy(text[p-1:], emoji[:4-cut])
+			splits := []int{p}
+			for _, in := range []Input{
+				{Func: "Validator", Text: text, Align: align, Splits: splits},
+				{Func: "Unmask", Text: text, Align: align, Splits: splits, Key: keyOf(n + align + p), Pos: (align + p + cut) & 3},
+			} {
+				ce, compared := c.compare(in)
+				if ce != nil {
+					ce.Args += fmt.Sprintf(" first piece=%d cut=%d", p, cut)
+				}
+				if err := count(ce, compared); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // acrossBoundary returns boundaryTexts' texts of n octets for a boundary
-// h octets in: mixed text with ASCII from h-4 to h+4, where each text
-// writes its character or flaw.
+// h octets in: mixed text with ASCII at h-4..h+3, where each text writes
+// its character or flaw.
 func (c *checker) acrossBoundary(n, h int) [][]byte {
 	lo := max(h-4, 0)
 	base := fillText(c.rng, lo, nil)
