@@ -310,19 +310,20 @@ const alignMin = 4096
 
 // unmaskAligned is unmaskBlocks over b, which does not start on a 64-octet
 // boundary, in two calls: b[:h], up to the first boundary, then b[h:]
-// after the window of the octets before it (window3 of the last of them,
-// unmasked here from the octets as they come: the first call's stores are
-// not read back). After a failure in b[:h] it unmasks b[h:].
+// after the window of the octets before it, which it takes from the
+// masked octets (the first call's stores are not read back). After a
+// failure in b[:h] it unmasks b[h:].
 func unmaskAligned(kn kernel, b []byte, k, ctx uint32) int {
 	h := -int(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) & 63
-	var u [3]byte
-	q := u[:min(h, 3)]
-	for i := range q {
-		j := h - len(q) + i
-		q[i] = b[j] ^ byte(k>>(8*(j&3)))
-	}
-	w := window3(ctx, q, len(q))
 	k2 := bits.RotateLeft32(k, -8*(h&3)) // the key word at b[h]
+	w := ctx
+	if h >= 4 {
+		w = (binary.LittleEndian.Uint32(b[h-4:]) ^ k2) >> 8
+	} else {
+		for i, o := range b[:h] {
+			w = w>>8 | uint32(o^byte(k>>(8*i)))<<16
+		}
+	}
 	if s := unmaskBlocks(kn, b[:h], k, ctx); s < h {
 		maskRest(b[h:], uint64(k2)*(1<<32|1))
 		return s
