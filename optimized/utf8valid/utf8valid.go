@@ -312,7 +312,9 @@ const alignMin = 4096
 // boundary, in two calls: b[:h], up to the first boundary, then b[h:]
 // after the window of the octets before it, which it takes from the
 // masked octets (the first call's stores are not read back). After a
-// failure in b[:h] it unmasks b[h:].
+// failure in b[:h] it unmasks b[h:]. The window is window3's, written out:
+// through window3, over the last three octets unmasked one by one, ASCII
+// one octet off at 4096-4097 octets took 10-13% longer (docs/performance.md).
 func unmaskAligned(kn kernel, b []byte, k, ctx uint32) int {
 	h := -int(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) & 63
 	k2 := bits.RotateLeft32(k, -8*(h&3)) // the key word at b[h]
